@@ -1,0 +1,42 @@
+package env
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Agent rolls through one task: it reads the instruction, calls tools, and
+// returns its final output (usually a string; any JSON value is allowed).
+//
+// The runner cancels ctx when the time or tool-call budget runs out; an agent
+// should return then. One that does not is abandoned, and its later calls are
+// refused.
+type Agent interface {
+	Run(ctx context.Context, in AgentInput) (output any, err error)
+}
+
+// AgentFunc adapts a function to Agent.
+type AgentFunc func(ctx context.Context, in AgentInput) (any, error)
+
+// Run calls f.
+func (f AgentFunc) Run(ctx context.Context, in AgentInput) (any, error) { return f(ctx, in) }
+
+// AgentInput is what an agent receives.
+type AgentInput struct {
+	Task  string // the task's instruction, the only text of the task the agent sees
+	Tools []ToolSpec
+	// Call calls a tool. input is marshalled to JSON (a json.RawMessage is
+	// used as it is). Errors of the tool, an invalid input, an unknown tool or
+	// an exhausted budget come back as a result with IsError set.
+	Call func(ctx context.Context, tool string, input any) ToolResult
+}
+
+// ToolResult is what a tool call returns to the agent: its output as JSON,
+// or with IsError set, a ToolError as JSON.
+type ToolResult struct {
+	Output  json.RawMessage `json:"output"`
+	IsError bool            `json:"isError"`
+}
+
+// Decode unmarshals the output into v.
+func (r ToolResult) Decode(v any) error { return json.Unmarshal(r.Output, v) }

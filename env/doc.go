@@ -1,0 +1,14 @@
+// Package env is the authoring contract for agent evaluation environments.
+//
+// An environment is a world (its state), the tools an agent may call on it,
+// tasks discovered from tasks/*.json, and verifiers that grade a rollout from
+// the final state, the initial state and the agent's output. Authors describe
+// an environment with a Definition; the runner, the oracle and the command
+// line see it through the Environment interface.
+//
+// Verifiers return checks made with Check (required), Optional, Forbid
+// (forbidden effects) and Covered (observation coverage); Score turns them into
+// a verdict and a reward by one fixed rule, so every environment grades alike.
+// Answer-reading helpers (NumbersIn, StatesNumber, Names) keep the parsing of
+// free-text answers in one place.
+package env

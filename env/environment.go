@@ -1,0 +1,211 @@
+package env
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"sort"
+	"sync"
+)
+
+// Environment is an environment as the runner, the oracle and the command
+// line see it, whatever the type of its state. New builds one from a
+// Definition.
+type Environment interface {
+	Name() string
+	Description() string
+	// Tasks returns the environment's tasks, sorted by id.
+	Tasks() ([]Task, error)
+	// Verifiers returns the registered verifiers, sorted by id.
+	Verifiers() []VerifierInfo
+	// Tools returns the specs of the environment's tools, in definition order.
+	Tools() []ToolSpec
+	// Agents returns the names of the Go agents built into the environment,
+	// sorted.
+	Agents() []string
+	Agent(name string) (Agent, bool)
+	// RegressionAgents returns the agents whose rollouts are frozen as
+	// baselines, sorted.
+	RegressionAgents() []string
+	// Open makes a fresh world for one rollout of task.
+	Open(task Task) (World, error)
+}
+
+// World is one rollout's state with its tools bound to it. A World is not
+// safe for concurrent use; the runner serialises calls.
+type World interface {
+	Tools() []ToolSpec
+	// HasTool reports whether a tool of that name exists.
+	HasTool(name string) bool
+	// Call runs a tool on an input the caller has validated against the
+	// tool's schema. It returns the output as compact JSON, or an error (a
+	// *ToolError for the agent). On error or panic the state is as it was
+	// before the call.
+	Call(name string, input json.RawMessage) (json.RawMessage, error)
+	// State returns the current state as a JSON object.
+	State() (json.RawMessage, error)
+	// Initial returns the state the rollout started from, as a JSON object.
+	Initial() json.RawMessage
+	// Verify grades the current state against the initial one with the
+	// task's verifier. A missing verifier, one that panics and one that
+	// returns no required check are errors; the checks it did return, if
+	// any, come back with the error.
+	Verify(c VerifyContext) ([]CheckResult, error)
+}
+
+// DefaultMaxOutputBytes bounds the JSON of one tool output.
+const DefaultMaxOutputBytes = 16 << 20
+
+// Definition describes an environment whose state has type S. S must
+// marshal to a JSON object and survive a JSON round trip (exported fields,
+// no functions or channels): the runner keeps a pristine copy of the initial
+// state, restores the state when a tool fails, and diffs states through
+// their JSON form.
+type Definition[S any] struct {
+	Name        string
+	Description string
+	// TaskFiles holds tasks/*.json, usually an embed.FS.
+	TaskFiles fs.FS
+	// NewState returns a fresh, deterministic state for one rollout of task.
+	// The clock is a field of the state and randomness is seeded from the task.
+	NewState  func(task Task) (*S, error)
+	Tools     []Tool[S]
+	Verifiers []Verifier[S]
+	// Agents are reference agents compiled into the binary, by name.
+	Agents map[string]Agent
+	// Regression names the agents whose rollouts are frozen as baselines;
+	// nil means every agent in Agents.
+	Regression []string
+	// MaxOutputBytes bounds one tool output's JSON; 0 means DefaultMaxOutputBytes.
+	MaxOutputBytes int
+}
+
+// New checks a definition and returns the environment it describes.
+func New[S any](d Definition[S]) (Environment, error) {
+	if err := CheckName(d.Name); err != nil {
+		return nil, fmt.Errorf("environment name: %w", err)
+	}
+	if d.NewState == nil {
+		return nil, fmt.Errorf("environment %s: NewState is nil", d.Name)
+	}
+	if d.TaskFiles == nil {
+		return nil, fmt.Errorf("environment %s: TaskFiles is nil", d.Name)
+	}
+	e := &environment[S]{def: d, tools: map[string]*Tool[S]{}, verifiers: map[string]*Verifier[S]{}}
+	for i := range d.Tools {
+		t := &d.Tools[i]
+		if t.Name == "" || t.Run == nil {
+			return nil, fmt.Errorf("environment %s: tool %d has no name or no Run", d.Name, i)
+		}
+		if _, dup := e.tools[t.Name]; dup {
+			return nil, fmt.Errorf("environment %s: two tools named %s", d.Name, t.Name)
+		}
+		schema := t.InputSchema
+		if schema == "" {
+			schema = `{"type":"object"}`
+		}
+		var probe map[string]any
+		if err := json.Unmarshal([]byte(schema), &probe); err != nil {
+			return nil, fmt.Errorf("environment %s: tool %s: input schema is not a JSON object: %w", d.Name, t.Name, err)
+		}
+		e.tools[t.Name] = t
+		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema)})
+	}
+	for i := range d.Verifiers {
+		v := &d.Verifiers[i]
+		if v.ID == "" || v.Check == nil {
+			return nil, fmt.Errorf("environment %s: verifier %d has no id or no Check", d.Name, i)
+		}
+		if _, dup := e.verifiers[v.ID]; dup {
+			return nil, fmt.Errorf("environment %s: two verifiers with id %s", d.Name, v.ID)
+		}
+		e.verifiers[v.ID] = v
+	}
+	for name := range d.Agents {
+		if err := CheckName(name); err != nil {
+			return nil, fmt.Errorf("environment %s: agent name: %w", d.Name, err)
+		}
+	}
+	for _, name := range d.Regression {
+		if _, ok := d.Agents[name]; !ok {
+			return nil, fmt.Errorf("environment %s: regression agent %s is not among its agents", d.Name, name)
+		}
+	}
+	return e, nil
+}
+
+type environment[S any] struct {
+	def       Definition[S]
+	tools     map[string]*Tool[S]
+	specs     []ToolSpec
+	verifiers map[string]*Verifier[S]
+
+	tasksOnce sync.Once
+	tasks     []Task
+	tasksErr  error
+}
+
+func (e *environment[S]) Name() string        { return e.def.Name }
+func (e *environment[S]) Description() string { return e.def.Description }
+func (e *environment[S]) Tools() []ToolSpec   { return append([]ToolSpec(nil), e.specs...) }
+
+func (e *environment[S]) Tasks() ([]Task, error) {
+	e.tasksOnce.Do(func() {
+		e.tasks, e.tasksErr = LoadTasks(e.def.TaskFiles)
+		if e.tasksErr != nil {
+			e.tasksErr = fmt.Errorf("environment %s: %w", e.def.Name, e.tasksErr)
+		}
+	})
+	return append([]Task(nil), e.tasks...), e.tasksErr
+}
+
+func (e *environment[S]) Verifiers() []VerifierInfo {
+	out := make([]VerifierInfo, 0, len(e.verifiers))
+	for _, v := range e.verifiers {
+		out = append(out, VerifierInfo{ID: v.ID, TaskID: v.TaskID, Name: v.Name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+func (e *environment[S]) Agents() []string {
+	names := make([]string, 0, len(e.def.Agents))
+	for name := range e.def.Agents {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (e *environment[S]) Agent(name string) (Agent, bool) {
+	a, ok := e.def.Agents[name]
+	return a, ok
+}
+
+func (e *environment[S]) RegressionAgents() []string {
+	if e.def.Regression == nil {
+		return e.Agents()
+	}
+	names := append([]string(nil), e.def.Regression...)
+	sort.Strings(names)
+	return names
+}
+
+func (e *environment[S]) Open(task Task) (World, error) {
+	s, err := e.def.NewState(task)
+	if err != nil {
+		return nil, fmt.Errorf("environment %s: new state for %s: %w", e.def.Name, task.ID, err)
+	}
+	if s == nil {
+		return nil, fmt.Errorf("environment %s: NewState returned nil for %s", e.def.Name, task.ID)
+	}
+	initial, err := marshalState(s)
+	if err != nil {
+		return nil, fmt.Errorf("environment %s: %w", e.def.Name, err)
+	}
+	limit := e.def.MaxOutputBytes
+	if limit <= 0 {
+		limit = DefaultMaxOutputBytes
+	}
+	return &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}, nil
+}

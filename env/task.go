@@ -1,0 +1,103 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Task is one task file, tasks/<id>.json. Only Instruction reaches the agent.
+type Task struct {
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Instruction string   `json:"instruction"`
+	Difficulty  string   `json:"difficulty,omitempty"`
+	VerifierID  string   `json:"verifierId"`
+	Entities    []string `json:"entities,omitempty"`
+}
+
+// ParseTask reads one task file. Unknown fields and missing required fields
+// (id, title, instruction, verifierId) are errors; name is used in messages.
+func ParseTask(name string, data []byte) (Task, error) {
+	var t Task
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return Task{}, fmt.Errorf("%s: not a valid task file: %w", name, err)
+	}
+	if dec.More() {
+		return Task{}, fmt.Errorf("%s: not a valid task file: more than one JSON value", name)
+	}
+	var missing []string
+	for _, f := range []struct{ name, value string }{
+		{"id", t.ID}, {"title", t.Title}, {"instruction", t.Instruction}, {"verifierId", t.VerifierID},
+	} {
+		if strings.TrimSpace(f.value) == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return Task{}, fmt.Errorf("%s: missing required field %s; add it to the task file", name, strings.Join(missing, ", "))
+	}
+	if err := CheckName(t.ID); err != nil {
+		return Task{}, fmt.Errorf("%s: task id: %w", name, err)
+	}
+	switch t.Difficulty {
+	case "", "easy", "medium", "hard":
+	default:
+		return Task{}, fmt.Errorf("%s: difficulty %q is not easy, medium or hard", name, t.Difficulty)
+	}
+	return t, nil
+}
+
+// LoadTasks reads every tasks/*.json file of fsys, sorted by id. Duplicate
+// ids are an error.
+func LoadTasks(fsys fs.FS) ([]Task, error) {
+	names, err := fs.Glob(fsys, "tasks/*.json")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	tasks := make([]Task, 0, len(names))
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("read task %s: %w", name, err)
+		}
+		t, err := ParseTask(name, data)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := seen[t.ID]; ok {
+			return nil, fmt.Errorf("%s: duplicate task id %s (also in %s); give each task its own id", name, t.ID, path.Base(prev))
+		}
+		seen[t.ID] = name
+		tasks = append(tasks, t)
+	}
+	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
+	return tasks, nil
+}
+
+// CheckName reports whether s may be used as an environment, agent, task or
+// verifier name, which become file names: not empty, no path separators, no
+// "..", no NUL or other control characters.
+func CheckName(s string) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("empty name")
+	case s == "." || s == "..":
+		return fmt.Errorf("%q is not a valid name", s)
+	case strings.ContainsAny(s, `/\`):
+		return fmt.Errorf("%q must not contain a path separator", s)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%q must not contain control characters", s)
+		}
+	}
+	return nil
+}

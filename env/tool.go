@@ -1,0 +1,75 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Tool is one operation an agent may call on a state of type S.
+//
+// Run receives the state and the call's input, already validated against
+// InputSchema by the runner. What it returns reaches the agent as JSON. When
+// it returns an error (or panics) the state is restored to what it was before
+// the call, so a tool may change the state step by step and give up halfway.
+type Tool[S any] struct {
+	Name        string
+	Description string
+	// InputSchema is a JSON Schema (draft 2020-12 unless it says otherwise)
+	// for the input object.
+	InputSchema string
+	Run         func(s *S, input json.RawMessage) (any, error)
+}
+
+// Typed adapts a function taking a decoded input struct to Tool.Run. The
+// input is decoded with unknown fields rejected; a decoding failure is an
+// invalid_input tool error.
+func Typed[S, In any](f func(s *S, in In) (any, error)) func(*S, json.RawMessage) (any, error) {
+	return func(s *S, raw json.RawMessage) (any, error) {
+		var in In
+		if len(bytes.TrimSpace(raw)) > 0 {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			dec.UseNumber()
+			if err := dec.Decode(&in); err != nil {
+				return nil, &ToolError{Code: "invalid_input", Message: err.Error()}
+			}
+		}
+		return f(s, in)
+	}
+}
+
+// ToolSpec is what an agent is told about a tool.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// ToolError is an error returned to the agent as a tool result with isError
+// true. Its JSON form is {"code","message","details"}.
+type ToolError struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+func (e *ToolError) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf returns a ToolError with the given code and a formatted message.
+// Tools use it for errors the agent can act on: not_found, conflict,
+// invalid_state and the like.
+func Errorf(code, format string, args ...any) *ToolError {
+	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsToolError turns any error into a ToolError; errors that are not one get
+// the code tool_error.
+func AsToolError(err error) *ToolError {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return te
+	}
+	return &ToolError{Code: "tool_error", Message: err.Error()}
+}

@@ -1,0 +1,33 @@
+package env
+
+// Verifier grades the rollouts of one task from the final state, the initial
+// state and the agent's output. It derives what should have happened from
+// initial, never from final, and looks things up by property rather than by
+// id where it can.
+type Verifier[S any] struct {
+	ID     string
+	TaskID string
+	Name   string
+	Check  func(final, initial *S, c VerifyContext) []CheckResult
+}
+
+// VerifyContext is what a verifier knows besides the two states.
+type VerifyContext struct {
+	// AgentOutput is the agent's final output: the string itself, or the
+	// compact JSON of any other value, or "" when there was none.
+	AgentOutput string
+	Task        Task
+}
+
+// VerifierInfo describes a verifier without its state type.
+type VerifierInfo struct {
+	ID     string `json:"id"`
+	TaskID string `json:"taskId"`
+	Name   string `json:"name"`
+}
+
+// NotImplemented is the check of a scaffolded verifier. It fails on purpose:
+// an unimplemented verifier must never report a passing run.
+func NotImplemented(id string) []CheckResult {
+	return []CheckResult{Check("TODO: define success condition", false, "Verifier \""+id+"\" is not implemented yet.")}
+}

@@ -1,0 +1,3 @@
+module github.com/agent-oracle/oracle
+
+go 1.26

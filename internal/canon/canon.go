@@ -1,0 +1,81 @@
+// Package canon writes JSON the way the artifacts need it: two-space
+// indentation, UTF-8 without HTML escaping, a trailing newline, and numbers
+// exactly as they were written in the data. The bytes match what
+// JSON.stringify(x, null, 2) + "\n" gives for the same value, so artifacts
+// written by oracle and by the original TypeScript runner compare byte for byte.
+package canon
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Marshal encodes v as indented JSON followed by a newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return unescapeSeparators(buf.Bytes()), nil
+}
+
+// Compact encodes v on one line without HTML escaping and without a newline,
+// as JSON.stringify(x) would.
+func Compact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// unescapeSeparators undoes encoding/json's escaping of U+2028 and U+2029,
+// which JSON.stringify leaves as they are. A backslash before the sequence
+// that is itself escaped (\\u2028 in the text) is left alone.
+func unescapeSeparators(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u202`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		if b[i] == '\\' && i+1 < len(b) {
+			if i+5 < len(b) && b[i+1] == 'u' && string(b[i+2:i+5]) == "202" && (b[i+5] == '8' || b[i+5] == '9') {
+				if b[i+5] == '8' {
+					out = append(out, "\u2028"...)
+				} else {
+					out = append(out, "\u2029"...)
+				}
+				i += 5
+				continue
+			}
+			out = append(out, b[i], b[i+1])
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	return out
+}
+
+// Decode parses one JSON value from data, keeping numbers as json.Number so
+// that they are written back exactly as they were read. Trailing data after
+// the value is an error.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return v, nil
+}
