@@ -40,3 +40,23 @@ type ToolResult struct {
 
 // Decode unmarshals the output into v.
 func (r ToolResult) Decode(v any) error { return json.Unmarshal(r.Output, v) }
+
+// Stop reasons: the cause of an agent's cancelled context when the runner
+// stops it (read it with context.Cause).
+var (
+	ErrMaxToolCalls = stopReason("max_tool_calls")
+	ErrTimeout      = stopReason("timeout")
+)
+
+type stopReason string
+
+func (s stopReason) Error() string { return "stopped: " + string(s) }
+
+// StopReason returns "max_tool_calls" or "timeout" when err is one of the
+// runner's stop causes, and "" otherwise.
+func StopReason(err error) string {
+	if s, ok := err.(stopReason); ok {
+		return string(s)
+	}
+	return ""
+}

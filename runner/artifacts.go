@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// RunsDir is where runs are written, relative to the project root.
+const RunsDir = ".silo/runs"
+
+// Artifact file names.
+const (
+	ResultFile    = "result.json"
+	StateDiffFile = "state-diff.json"
+	RunFile       = "run.json"
+	TraceFile     = "trace.jsonl"
+)
+
+// Files returns the artifacts by file name.
+func (a Artifacts) Files() map[string][]byte {
+	return map[string][]byte{ResultFile: a.Result, StateDiffFile: a.StateDiff, RunFile: a.Run, TraceFile: a.Trace}
+}
+
+// WriteRun writes the outcome's four artifacts to dir/<runId>/ and returns
+// that folder. The files are written into a temporary folder that is renamed
+// into place, so a run folder is either complete or absent.
+func WriteRun(dir string, o *Outcome) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
+	tmp, err := os.MkdirTemp(dir, "."+o.RunID+"-*")
+	if err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
+	defer os.RemoveAll(tmp)
+	for name, data := range o.Artifacts.Files() {
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
+	final := filepath.Join(dir, o.RunID)
+	if err := os.Rename(tmp, final); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
+	return final, nil
+}

@@ -1,0 +1,390 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/runner/statediff"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxToolCalls = 100
+	DefaultTimeout      = 120 * time.Second
+	DefaultGrace        = 2 * time.Second
+)
+
+// Config is a rollout's budget and bookkeeping.
+type Config struct {
+	MaxToolCalls int           // 0 means DefaultMaxToolCalls
+	Timeout      time.Duration // 0 means DefaultTimeout
+	// Grace is how long the runner waits for a stopped agent to return
+	// before abandoning it; 0 means DefaultGrace.
+	Grace time.Duration
+	// Agent is the agent's reference as given by the user, for run.json.
+	Agent string
+	// Clock returns the time for run.json and the trace; nil means time.Now.
+	Clock func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxToolCalls <= 0 {
+		c.MaxToolCalls = DefaultMaxToolCalls
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.Grace <= 0 {
+		c.Grace = DefaultGrace
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	return c
+}
+
+// Outcome is a finished rollout: its result, its state diff, and the bytes
+// of its four artifacts.
+type Outcome struct {
+	RunID       string
+	Environment string
+	Task        env.Task
+	Result      *Result
+	Diff        *statediff.Diff
+	Artifacts   Artifacts
+}
+
+// Artifacts are the bytes of a run's four files.
+type Artifacts struct {
+	Result    []byte // result.json
+	StateDiff []byte // state-diff.json
+	Run       []byte // run.json
+	Trace     []byte // trace.jsonl
+}
+
+// RunInfo is the content of run.json.
+type RunInfo struct {
+	RunID             string    `json:"runId"`
+	Environment       string    `json:"environment"`
+	TaskID            string    `json:"taskId"`
+	Task              env.Task  `json:"task"`
+	VerifierID        string    `json:"verifierId"`
+	VerifierName      string    `json:"verifierName"`
+	Config            RunConfig `json:"config"`
+	StartedAt         string    `json:"startedAt"`
+	FinishedAt        string    `json:"finishedAt"`
+	DurationMs        int64     `json:"durationMs"`
+	TerminationReason string    `json:"terminationReason"`
+	ToolCallCount     int       `json:"toolCallCount"`
+}
+
+// RunConfig is the resolved configuration recorded in run.json.
+type RunConfig struct {
+	MaxToolCalls int    `json:"maxToolCalls"`
+	TimeoutMs    int64  `json:"timeoutMs"`
+	Agent        string `json:"agent"`
+}
+
+// Run rolls agent through task in a fresh world of e. It returns an error
+// only for trouble outside the rollout (the world cannot be made, a state
+// does not marshal, ctx was cancelled); whatever the agent does ends in an
+// Outcome with the verifier's result.
+func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent, cfg Config) (*Outcome, error) {
+	cfg = cfg.withDefaults()
+	world, err := e.Open(task)
+	if err != nil {
+		return nil, err
+	}
+	started := cfg.Clock()
+	runID := newRunID(started)
+	trace := newTrace(cfg.Clock)
+	rc := RunConfig{MaxToolCalls: cfg.MaxToolCalls, TimeoutMs: cfg.Timeout.Milliseconds(), Agent: cfg.Agent}
+	tools := world.Tools()
+	trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", tools))
+
+	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{}}
+	for _, t := range tools {
+		s.specs[t.Name] = t
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.stop = func(reason error) { cancel(reason) }
+	timer := time.AfterFunc(cfg.Timeout, func() { s.end(env.ErrTimeout) })
+	defer timer.Stop()
+
+	done := make(chan agentReturn, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				// the stack goes to the trace only: result.json stays byte-stable
+				trace.add("agent_panic", f("panic", fmt.Sprint(r)), f("stack", string(debug.Stack())))
+				done <- agentReturn{err: fmt.Errorf("agent panicked: %v", r)}
+			}
+		}()
+		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call})
+		done <- agentReturn{out: out, err: err}
+	}()
+
+	var ret agentReturn
+	finished := false
+	select {
+	case ret = <-done:
+		finished = true
+	case <-actx.Done():
+	}
+	reason, output, agentErr := s.finish(ret, finished)
+	if reason != Completed && !finished {
+		// give a stopped agent a grace period to return, then abandon it
+		select {
+		case <-done:
+		case <-time.After(cfg.Grace):
+		}
+	}
+	if reason == "" {
+		// the caller cancelled the rollout: no result
+		return nil, fmt.Errorf("run %s %s: %w", e.Name(), task.ID, context.Cause(ctx))
+	}
+
+	if output != nil {
+		trace.add("agent_output", f("output", output))
+	}
+	finalState, err := world.State()
+	if err != nil {
+		return nil, fmt.Errorf("run %s %s: final %w", e.Name(), task.ID, err)
+	}
+	diff, err := statediff.Compute(world.Initial(), finalState)
+	if err != nil {
+		return nil, fmt.Errorf("run %s %s: state diff: %w", e.Name(), task.ID, err)
+	}
+	checks, verr := world.Verify(env.VerifyContext{AgentOutput: outputText(output), Task: task})
+	result := grade(checks, errors.Join(agentErr, verr), verr)
+	result.ToolCalls, result.ToolErrors = s.calls, s.errors
+	result.TerminationReason = reason
+	result.AgentOutput = output
+	if result.AgentOutput == nil {
+		result.AgentOutput = json.RawMessage("null")
+	}
+	trace.add("run_end", f("terminationReason", reason), f("error", result.Error), f("toolCalls", s.calls), f("toolErrors", s.errors), f("durationMs", cfg.Clock().Sub(started).Milliseconds()))
+	trace.add("verifier_result", f("verifierId", task.VerifierID), f("passed", result.Passed), f("verdict", result.Verdict), f("reward", result.Reward), f("checks", result.Checks))
+
+	finishedAt := cfg.Clock()
+	info := RunInfo{
+		RunID: runID, Environment: e.Name(), TaskID: task.ID, Task: task,
+		VerifierID: task.VerifierID, VerifierName: verifierName(e, task.VerifierID), Config: rc,
+		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
+		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
+	}
+	o := &Outcome{RunID: runID, Environment: e.Name(), Task: task, Result: result, Diff: diff}
+	if o.Artifacts.Result, err = result.Marshal(); err != nil {
+		return nil, fmt.Errorf("run %s %s: result.json: %w", e.Name(), task.ID, err)
+	}
+	if o.Artifacts.StateDiff, err = diff.Marshal(); err != nil {
+		return nil, fmt.Errorf("run %s %s: state-diff.json: %w", e.Name(), task.ID, err)
+	}
+	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
+		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
+	}
+	o.Artifacts.Trace = trace.Bytes()
+	return o, nil
+}
+
+type agentReturn struct {
+	out any
+	err error
+}
+
+// session is the runner's side of one rollout: it serialises tool calls,
+// counts them against the budget, and refuses calls once the rollout ended.
+type session struct {
+	mu     sync.Mutex
+	world  env.World
+	trace  *Trace
+	specs  map[string]env.ToolSpec
+	clock  func() time.Time
+	max    int
+	calls  int
+	errors int
+	ended  bool
+	reason error // why the rollout was stopped, if it was
+	stop   func(reason error)
+}
+
+// end stops the rollout for reason unless it has already ended.
+func (s *session) end(reason error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return
+	}
+	s.ended, s.reason = true, reason
+	s.stop(reason)
+}
+
+// finish ends the rollout and decides its termination reason. A budget
+// exhausted before the agent returned wins over the agent's return, so the
+// reason does not depend on goroutine scheduling. It returns "" when the
+// caller's context was cancelled.
+func (s *session) finish(ret agentReturn, finished bool) (reason string, output json.RawMessage, agentErr error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stopped := s.reason
+	s.ended = true
+	switch {
+	case stopped != nil:
+		return env.StopReason(stopped), nil, nil
+	case !finished:
+		return "", nil, nil
+	case ret.err != nil:
+		return AgentError, nil, fmt.Errorf("agent error: %w", ret.err)
+	}
+	out, err := outputJSON(ret.out)
+	if err != nil {
+		return AgentError, nil, fmt.Errorf("agent output is not JSON: %w", err)
+	}
+	return Completed, out, nil
+}
+
+// call is AgentInput.Call.
+func (s *session) call(ctx context.Context, tool string, input any) env.ToolResult {
+	raw, marshalErr := inputJSON(input)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return errorResult(env.Errorf("rollout_ended", "the rollout has ended (%s); no more tool calls are accepted", reasonText(s.reason)))
+	}
+	if s.calls >= s.max {
+		s.ended, s.reason = true, env.ErrMaxToolCalls
+		s.stop(env.ErrMaxToolCalls)
+		return errorResult(env.Errorf("max_tool_calls", "the budget of %d tool calls is used up", s.max))
+	}
+	s.calls++
+	callID := s.calls
+	if raw == nil {
+		raw = json.RawMessage(`{}`)
+	}
+	s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	start := s.clock()
+	out, isErr := s.run(tool, raw, marshalErr)
+	if isErr {
+		s.errors++
+	}
+	s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+	return env.ToolResult{Output: out, IsError: isErr}
+}
+
+func (s *session) run(tool string, input json.RawMessage, marshalErr error) (json.RawMessage, bool) {
+	spec, ok := s.specs[tool]
+	if !ok {
+		return toolErrorJSON(env.Errorf("tool_not_found", "Unknown tool %q.", tool)), true
+	}
+	if marshalErr != nil {
+		return toolErrorJSON(invalidInput(tool, []Problem{{Message: "input does not marshal to JSON: " + marshalErr.Error()}})), true
+	}
+	if te := validateInput(spec, input); te != nil {
+		return toolErrorJSON(te), true
+	}
+	out, err := s.world.Call(tool, input)
+	if err != nil {
+		return toolErrorJSON(env.AsToolError(err)), true
+	}
+	return out, false
+}
+
+func errorResult(te *env.ToolError) env.ToolResult {
+	return env.ToolResult{Output: toolErrorJSON(te), IsError: true}
+}
+
+func toolErrorJSON(te *env.ToolError) json.RawMessage {
+	b, err := canon.Compact(te)
+	if err != nil {
+		b, _ = canon.Compact(env.ToolError{Code: te.Code, Message: te.Message})
+	}
+	return b
+}
+
+func reasonText(err error) string {
+	if r := env.StopReason(err); r != "" {
+		return r
+	}
+	return "completed"
+}
+
+func rawOrString(raw json.RawMessage, err error) any {
+	if err != nil {
+		return fmt.Sprintf("%v", err)
+	}
+	return raw
+}
+
+func inputJSON(input any) (json.RawMessage, error) {
+	switch v := input.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return nil, errors.New("input is not valid JSON")
+		}
+		return v, nil
+	case []byte:
+		if !json.Valid(v) {
+			return nil, errors.New("input is not valid JSON")
+		}
+		return v, nil
+	}
+	return canon.Compact(input)
+}
+
+func outputJSON(out any) (json.RawMessage, error) {
+	switch v := out.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return nil, errors.New("output is not valid JSON")
+		}
+		return v, nil
+	}
+	return canon.Compact(out)
+}
+
+// outputText is the agent's output as verifiers read it: the string itself,
+// the JSON of any other value, or "" when there was none.
+func outputText(out json.RawMessage) string {
+	if out == nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(out, &s) == nil {
+		return s
+	}
+	return string(out)
+}
+
+func verifierName(e env.Environment, id string) string {
+	for _, v := range e.Verifiers() {
+		if v.ID == id {
+			return v.Name
+		}
+	}
+	return ""
+}
+
+// newRunID returns run_<UTC timestamp>_<4 random base-36 characters>.
+func newRunID(t time.Time) string {
+	const alphabet = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	suffix := make([]byte, 4)
+	for i := range b {
+		suffix[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "run_" + t.UTC().Format("20060102150405") + "_" + string(suffix)
+}

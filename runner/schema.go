@@ -1,0 +1,115 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// schemas caches compiled input schemas by their text, so an environment's
+// schemas are compiled once per process, not once per rollout.
+var schemas sync.Map // string → *compiled
+
+type compiled struct {
+	once   sync.Once
+	schema *jsonschema.Schema
+	err    error
+}
+
+func compileSchema(text []byte) (*jsonschema.Schema, error) {
+	v, _ := schemas.LoadOrStore(string(text), &compiled{})
+	c := v.(*compiled)
+	c.once.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+		if err != nil {
+			c.err = fmt.Errorf("input schema is not JSON: %w", err)
+			return
+		}
+		comp := jsonschema.NewCompiler()
+		comp.DefaultDraft(jsonschema.Draft2020)
+		if err := comp.AddResource("tool-input.json", doc); err != nil {
+			c.err = err
+			return
+		}
+		c.schema, c.err = comp.Compile("tool-input.json")
+	})
+	return c.schema, c.err
+}
+
+// Problem is one reason an input does not match a tool's schema.
+type Problem struct {
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+}
+
+// validateInput checks input against the tool's schema. It returns nil when
+// the input is valid, or an invalid_input tool error listing every problem
+// with the JSON Pointer of the offending value.
+func validateInput(tool env.ToolSpec, input []byte) *env.ToolError {
+	schema, err := compileSchema(tool.InputSchema)
+	if err != nil {
+		return env.Errorf("invalid_schema", "tool %s has an input schema that does not compile: %v", tool.Name, err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	if err != nil {
+		return invalidInput(tool.Name, []Problem{{Pointer: "", Message: "input is not JSON: " + err.Error()}})
+	}
+	err = schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return invalidInput(tool.Name, []Problem{{Pointer: "", Message: err.Error()}})
+	}
+	return invalidInput(tool.Name, problemsOf(ve.BasicOutput()))
+}
+
+// problemsOf flattens the basic output into one problem per failing leaf.
+func problemsOf(u *jsonschema.OutputUnit) []Problem {
+	var out []Problem
+	seen := map[Problem]bool{}
+	var walk func(u *jsonschema.OutputUnit)
+	walk = func(u *jsonschema.OutputUnit) {
+		if u.Error != nil && len(u.Errors) == 0 {
+			p := Problem{Pointer: u.InstanceLocation, Message: u.Error.String()}
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+		for i := range u.Errors {
+			walk(&u.Errors[i])
+		}
+	}
+	walk(u)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Pointer != out[j].Pointer {
+			return out[i].Pointer < out[j].Pointer
+		}
+		return out[i].Message < out[j].Message
+	})
+	return out
+}
+
+func invalidInput(tool string, problems []Problem) *env.ToolError {
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		where := p.Pointer
+		if where == "" {
+			where = "(root)"
+		}
+		msgs[i] = where + ": " + p.Message
+	}
+	return &env.ToolError{
+		Code:    "invalid_input",
+		Message: fmt.Sprintf("Invalid arguments for %q: %s.", tool, strings.Join(msgs, "; ")),
+		Details: map[string]any{"problems": problems},
+	}
+}
