@@ -193,7 +193,9 @@ func TestVerifierErrorsNeverPass(t *testing.T) {
 		}, "returned no required check"},
 		{"no checks at all", func(final, initial *toyState, c env.VerifyContext) []env.CheckResult { return nil }, "returned no required check"},
 		{"panics", func(final, initial *toyState, c env.VerifyContext) []env.CheckResult { panic("verifier bug") }, "panicked: verifier bug"},
-		{"scaffolded", func(final, initial *toyState, c env.VerifyContext) []env.CheckResult { return env.NotImplemented("VER-001") }, ""},
+		{"scaffolded", func(final, initial *toyState, c env.VerifyContext) []env.CheckResult {
+			return env.NotImplemented("VER-001")
+		}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,5 +263,21 @@ func TestWriteRun(t *testing.T) {
 	want := []string{"run_start", "tool_call", "tool_result", "tool_call", "tool_result", "agent_output", "run_end", "verifier_result"}
 	if diff := cmp.Diff(want, types); diff != "" {
 		t.Errorf("trace event types (-want +got):\n%s", diff)
+	}
+}
+
+func TestScriptAgentGoesOnAfterFailedCalls(t *testing.T) {
+	s := Script{
+		Calls: []ScriptCall{
+			{Tool: "no_such_tool"},
+			{Tool: "set_counter", Input: json.RawMessage(`{"id":"C-7","value":1}`)},
+			{Tool: "set_counter", Input: json.RawMessage(`{"id":"C-1","value":5}`)},
+		},
+		Output: json.RawMessage(`"done"`),
+	}
+	e := newToy(t, toyVerifier(setToFive), nil)
+	o := run(t, e, ScriptAgent(s), Config{})
+	if o.Result.ToolCalls != 3 || o.Result.ToolErrors != 2 || !o.Result.Passed || string(o.Result.AgentOutput) != `"done"` {
+		t.Errorf("result = %s", o.Artifacts.Result)
 	}
 }

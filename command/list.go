@@ -1,0 +1,79 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/urfave/cli/v2"
+)
+
+func listCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:  "list",
+		Usage: "list environments, their tasks, tools, verifiers and agents",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
+			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			cat, err := loadCatalog(envs)
+			if err != nil {
+				return err
+			}
+			list := cat.envs
+			if name := c.String("env"); name != "" {
+				e, err := cat.env(name)
+				if err != nil {
+					return err
+				}
+				list = []env.Environment{e}
+			}
+			type envJSON struct {
+				Name        string             `json:"name"`
+				Description string             `json:"description"`
+				Tasks       []env.Task         `json:"tasks"`
+				Tools       []string           `json:"tools"`
+				Verifiers   []env.VerifierInfo `json:"verifiers"`
+				Agents      []string           `json:"agents"`
+				Regression  []string           `json:"regressionAgents"`
+			}
+			var out []envJSON
+			for _, e := range list {
+				tasks, err := e.Tasks()
+				if err != nil {
+					return err
+				}
+				var tools []string
+				for _, t := range e.Tools() {
+					tools = append(tools, t.Name)
+				}
+				out = append(out, envJSON{e.Name(), e.Description(), tasks, tools, e.Verifiers(), e.Agents(), e.RegressionAgents()})
+			}
+			w := c.App.Writer
+			if c.Bool("json") {
+				b, err := canon.Marshal(out)
+				if err != nil {
+					return err
+				}
+				_, err = w.Write(b)
+				return err
+			}
+			s := newStyle(c, w)
+			for i, e := range out {
+				if i > 0 {
+					fmt.Fprintln(w)
+				}
+				fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
+				fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+				fmt.Fprintf(w, "  tools (%d): %s\n", len(e.Tools), strings.Join(e.Tools, ", "))
+				fmt.Fprintf(w, "  tasks (%d):\n", len(e.Tasks))
+				for _, t := range e.Tasks {
+					fmt.Fprintf(w, "    %-10s %-8s %s %s\n", t.ID, t.VerifierID, t.Title, s.Dim(t.Difficulty))
+				}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,98 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-oracle/oracle/env"
+)
+
+// catalog is the environments of a binary, loaded once per command.
+type catalog struct {
+	envs []env.Environment
+}
+
+func loadCatalog(envs Environments) (*catalog, error) {
+	list, err := envs()
+	if err != nil {
+		return nil, fmt.Errorf("load environments: %w", err)
+	}
+	return &catalog{envs: list}, nil
+}
+
+func (c *catalog) names() []string {
+	names := make([]string, len(c.envs))
+	for i, e := range c.envs {
+		names[i] = e.Name()
+	}
+	return names
+}
+
+// env returns the environment called name.
+func (c *catalog) env(name string) (env.Environment, error) {
+	for _, e := range c.envs {
+		if e.Name() == name {
+			return e, nil
+		}
+	}
+	return nil, fmt.Errorf("env_not_found: no environment %s; environments: %s", name, strings.Join(c.names(), ", "))
+}
+
+// task finds a task by id in the named environment, or, when envName is
+// empty, in whichever single environment has it.
+func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
+	if envName != "" {
+		e, err := c.env(envName)
+		if err != nil {
+			return nil, env.Task{}, err
+		}
+		t, err := findTask(e, id)
+		return e, t, err
+	}
+	var found []env.Environment
+	var task env.Task
+	for _, e := range c.envs {
+		if t, err := findTask(e, id); err == nil {
+			found = append(found, e)
+			task = t
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], task, nil
+	case 0:
+		return nil, env.Task{}, fmt.Errorf("task_not_found: no task %s in %s", id, strings.Join(c.names(), ", "))
+	}
+	names := make([]string, len(found))
+	for i, e := range found {
+		names[i] = e.Name()
+	}
+	return nil, env.Task{}, fmt.Errorf("ambiguous_task: %s is a task of %s; name one with --env", id, strings.Join(names, " and "))
+}
+
+func findTask(e env.Environment, id string) (env.Task, error) {
+	tasks, err := e.Tasks()
+	if err != nil {
+		return env.Task{}, err
+	}
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		if t.ID == id {
+			return t, nil
+		}
+		ids[i] = t.ID
+	}
+	return env.Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
+}
+
+// defaultAgent is the agent a command uses when none is named: the
+// environment's first regression agent.
+func defaultAgent(e env.Environment) (string, error) {
+	if a := e.RegressionAgents(); len(a) > 0 {
+		return a[0], nil
+	}
+	if a := e.Agents(); len(a) > 0 {
+		return a[0], nil
+	}
+	return "", fmt.Errorf("agent_not_found: %s has no built-in agent; name one with --agent exec:COMMAND or replay:PATH", e.Name())
+}

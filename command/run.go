@@ -1,0 +1,159 @@
+package command
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/runner"
+	"github.com/urfave/cli/v2"
+)
+
+func runCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "roll one agent through one task and grade it",
+		ArgsUsage: " ",
+		Description: "Runs the agent through the task in a fresh world, prints each check, the verdict and the reward,\n" +
+			"and writes result.json, state-diff.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
+			"Exit status: 0 the task passed, 1 it did not, 2 trouble.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
+			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND or replay:PATH (default: the environment's reference agent)"},
+			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
+			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
+			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
+			}
+			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 {
+				return usageError("--max-tool-calls and --timeout must be positive")
+			}
+			cat, err := loadCatalog(envs)
+			if err != nil {
+				return err
+			}
+			e, task, err := cat.task(c.String("env"), c.String("task"))
+			if err != nil {
+				return err
+			}
+			ref := c.String("agent")
+			if ref == "" {
+				if ref, err = defaultAgent(e); err != nil {
+					return err
+				}
+			}
+			agent, err := runner.Resolve(e, ref)
+			if err != nil {
+				return err
+			}
+			o, err := runner.Run(c.Context, e, task, agent, runner.Config{
+				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,
+			})
+			if err != nil {
+				return err
+			}
+			dir, err := runner.WriteRun(filepath.Join(c.String("dir"), runner.RunsDir), o)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				err = printRunJSON(c.App.Writer, o, ref, dir)
+			} else {
+				printRun(c.App.Writer, newStyle(c, c.App.Writer), o, ref, dir)
+			}
+			if err != nil {
+				return err
+			}
+			if !o.Result.Passed {
+				return exitCode(ExitChanged)
+			}
+			return nil
+		},
+	}
+}
+
+func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {
+	r := o.Result
+	fmt.Fprintf(w, "%s %s · %s · agent %s\n", o.Environment, s.Bold(o.Task.ID), o.Task.Title, agent)
+	for _, c := range r.Checks {
+		printCheck(w, s, c)
+	}
+	fmt.Fprintf(w, "%s · reward %s · %d tool calls, %d errors · %s\n",
+		verdictText(s, r.Verdict), formatReward(r.Reward), r.ToolCalls, r.ToolErrors, r.TerminationReason)
+	if len(r.Violations) > 0 {
+		fmt.Fprintf(w, "%s %s\n", s.Bad("violations:"), strings.Join(r.Violations, "; "))
+	}
+	if r.Error != nil {
+		fmt.Fprintf(w, "%s %s\n", s.Bad("error:"), *r.Error)
+	}
+	fmt.Fprintf(w, "run: %s\n", dir)
+}
+
+func printCheck(w io.Writer, s *style, c env.CheckResult) {
+	mark := s.Good("✓")
+	switch {
+	case c.Passed:
+	case c.Kind == env.Coverage:
+		mark = s.Warn("?")
+	case c.Kind == env.OptionalKind:
+		mark = s.Warn("✗")
+	default:
+		mark = s.Bad("✗")
+	}
+	kind := ""
+	if c.Kind != env.Required {
+		kind = s.Dim(" (" + string(c.Kind) + ")")
+	}
+	fmt.Fprintf(w, "  %s %s%s\n", mark, c.Label, kind)
+	if c.Detail != "" {
+		fmt.Fprintf(w, "      %s\n", s.Dim(c.Detail))
+	}
+}
+
+func verdictText(s *style, v env.Verdict) string {
+	switch v {
+	case env.Pass:
+		return s.Good("pass")
+	case env.Inconclusive:
+		return s.Warn("inconclusive")
+	}
+	return s.Bad(string(v))
+}
+
+func formatReward(r float64) string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+// runJSON is the --json form of one run.
+type runJSON struct {
+	Environment string          `json:"environment"`
+	Task        string          `json:"task"`
+	Agent       string          `json:"agent"`
+	RunID       string          `json:"runId"`
+	RunDir      string          `json:"runDir"`
+	Result      *runner.Result  `json:"result"`
+	DurationMs  int64           `json:"durationMs,omitempty"`
+	StateDiff   json.RawMessage `json:"stateDiff"`
+}
+
+func printRunJSON(w io.Writer, o *runner.Outcome, agent, dir string) error {
+	b, err := canon.Marshal(runJSON{
+		Environment: o.Environment, Task: o.Task.ID, Agent: agent, RunID: o.RunID, RunDir: dir,
+		Result: o.Result, StateDiff: o.Artifacts.StateDiff,
+	})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
