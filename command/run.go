@@ -156,4 +156,3 @@ func printRunJSON(w io.Writer, o *runner.Outcome, agent, dir string) error {
 	_, err = w.Write(b)
 	return err
 }
-

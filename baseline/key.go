@@ -1,0 +1,58 @@
+package baseline
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agent-oracle/oracle/env"
+)
+
+// Key names a case: environment, agent and task.
+type Key struct {
+	Env   string `json:"env"`
+	Agent string `json:"agent"`
+	Task  string `json:"task"`
+}
+
+// String is env/agent/task, the case's name in reports.
+func (k Key) String() string { return k.Env + "/" + k.Agent + "/" + k.Task }
+
+// Less orders keys by environment, agent, then task.
+func (k Key) Less(o Key) bool {
+	if k.Env != o.Env {
+		return k.Env < o.Env
+	}
+	if k.Agent != o.Agent {
+		return k.Agent < o.Agent
+	}
+	return k.Task < o.Task
+}
+
+// Check reports whether every part of the key is a safe file name.
+func (k Key) Check() error {
+	for _, part := range []struct{ what, v string }{{"environment", k.Env}, {"agent", k.Agent}, {"task", k.Task}} {
+		if err := env.CheckName(part.v); err != nil {
+			return fmt.Errorf("case %s: %s name: %w", k, part.what, err)
+		}
+	}
+	return nil
+}
+
+// ParseKey parses env/agent/task.
+func ParseKey(s string) (Key, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) != 3 {
+		return Key{}, fmt.Errorf("case %q is not env/agent/task", s)
+	}
+	k := Key{parts[0], parts[1], parts[2]}
+	return k, k.Check()
+}
+
+// Artifact files of a baseline, by suffix.
+const (
+	ResultSuffix    = ".result.json"
+	StateDiffSuffix = ".state-diff.json"
+)
+
+// Files are the artifact file names of a baseline, in report order.
+var Files = []string{"result.json", "state-diff.json"}

@@ -1,0 +1,222 @@
+package baseline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Dir is the store's folder, relative to the project root.
+const Dir = ".silo/baselines"
+
+// Store is a baseline store rooted at a folder (usually <project>/.silo/baselines).
+type Store struct {
+	Root string
+	// fs hooks, replaced in tests to inject faults
+	writeFile func(f *os.File, data []byte) (int, error)
+}
+
+// Open returns the store of the project at dir.
+func Open(projectDir string) *Store {
+	return &Store{Root: filepath.Join(projectDir, Dir)}
+}
+
+// Entry is a baseline's two artifacts. A nil slice means the file is absent.
+type Entry struct {
+	Result    []byte
+	StateDiff []byte
+}
+
+// File returns the artifact called name ("result.json" or "state-diff.json").
+func (e Entry) File(name string) []byte {
+	if name == "result.json" {
+		return e.Result
+	}
+	return e.StateDiff
+}
+
+// Path returns the file of key's artifact name ("result.json" or
+// "state-diff.json").
+func (s *Store) Path(k Key, name string) string {
+	return filepath.Join(s.Root, k.Env, k.Agent, k.Task+"."+name)
+}
+
+// ErrNotFound is returned by Read when a case has no baseline.
+var ErrNotFound = errors.New("no baseline")
+
+// Read returns the baseline of k. It returns ErrNotFound when neither file
+// exists, and an error naming the file and the fix when a file cannot be
+// used: a folder, unreadable, empty or truncated, not JSON, with a byte-order
+// mark or CRLF line ends.
+func (s *Store) Read(k Key) (Entry, error) {
+	if err := k.Check(); err != nil {
+		return Entry{}, err
+	}
+	var e Entry
+	found := false
+	for _, name := range Files {
+		path := s.Path(k, name)
+		data, err := readArtifact(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return Entry{}, err
+		}
+		found = true
+		if name == "result.json" {
+			e.Result = data
+		} else {
+			e.StateDiff = data
+		}
+	}
+	if !found {
+		return Entry{}, ErrNotFound
+	}
+	return e, nil
+}
+
+// readArtifact reads one artifact file and checks that it is one.
+func readArtifact(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("baseline %s: %w", path, err)
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline %s: %w", path, err)
+	}
+	if err := Validate(data); err != nil {
+		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err))
+	}
+	return data, nil
+}
+
+// Problems with artifact bytes, as Validate reports them.
+var (
+	ErrEmpty    = errors.New("is empty")
+	ErrBOM      = errors.New("starts with a byte-order mark")
+	ErrCRLF     = errors.New("has CRLF line ends")
+	ErrNotJSON  = errors.New("is not JSON")
+	ErrTooDeep  = errors.New("is nested too deep")
+)
+
+// MaxDepth bounds the nesting of artifacts that are read.
+const MaxDepth = 1000
+
+// Validate checks artifact bytes: a JSON value with LF line ends, no
+// byte-order mark, not nested deeper than MaxDepth.
+func Validate(data []byte) error {
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return ErrEmpty
+	case bytes.HasPrefix(data, []byte("\xef\xbb\xbf")):
+		return ErrBOM
+	case bytes.Contains(data, []byte("\r\n")):
+		return ErrCRLF
+	}
+	if depth(data) > MaxDepth {
+		return ErrTooDeep
+	}
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return fmt.Errorf("%w (truncated or edited by hand?): %v", ErrNotJSON, err)
+	}
+	return nil
+}
+
+// depth returns the deepest nesting of brackets outside strings.
+func depth(data []byte) int {
+	d, most, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			d++
+			most = max(most, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return most
+}
+
+func fixFor(err error) string {
+	switch {
+	case errors.Is(err, ErrBOM), errors.Is(err, ErrCRLF):
+		return "an editor or git's autocrlf changed it: restore it with git checkout, set '*.json -text' in .gitattributes, or run oracle record"
+	}
+	return "restore it with git checkout or run oracle record to write it again"
+}
+
+// List returns the keys of every baseline in the store, sorted. Files that
+// are not baselines are ignored.
+func (s *Store) List() ([]Key, error) {
+	seen := map[Key]bool{}
+	err := filepath.WalkDir(s.Root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == s.Root {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(s.Root, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if d.IsDir() {
+			if len(parts) > 2 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if len(parts) != 3 {
+			return nil
+		}
+		name := parts[2]
+		var task string
+		switch {
+		case strings.HasSuffix(name, ResultSuffix):
+			task = strings.TrimSuffix(name, ResultSuffix)
+		case strings.HasSuffix(name, StateDiffSuffix):
+			task = strings.TrimSuffix(name, StateDiffSuffix)
+		default:
+			return nil
+		}
+		k := Key{parts[0], parts[1], task}
+		if k.Check() == nil {
+			seen[k] = true
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list baselines in %s: %w", s.Root, err)
+	}
+	keys := make([]Key, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	return keys, nil
+}

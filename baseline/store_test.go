@@ -1,0 +1,157 @@
+package baseline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var key = Key{"crm", "solver", "TASK-001"}
+
+func TestWriteReadList(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	e := Entry{Result: []byte("{\n  \"passed\": true\n}\n"), StateDiff: []byte("{}\n")}
+	if res, err := s.Write(key, e); err != nil || res != Written {
+		t.Fatalf("Write = %v, %v", res, err)
+	}
+	if res, err := s.Write(key, e); err != nil || res != Kept {
+		t.Fatalf("second Write = %v, %v; want Kept", res, err)
+	}
+	got, err := s.Read(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(e, got); diff != "" {
+		t.Errorf("Read (-want +got):\n%s", diff)
+	}
+	other := Key{"calendar", "solver", "TASK-002"}
+	if _, err := s.Write(other, e); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := s.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Key{other, key}, keys); diff != "" {
+		t.Errorf("List (-want +got):\n%s", diff)
+	}
+	if err := s.Remove(other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read(other); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Read after Remove = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(s.Root, "calendar")); !os.IsNotExist(err) {
+		t.Errorf("empty folders left after Remove")
+	}
+}
+
+func TestListOfMissingStore(t *testing.T) {
+	s := &Store{Root: filepath.Join(t.TempDir(), "nothing")}
+	keys, err := s.List()
+	if err != nil || len(keys) != 0 {
+		t.Errorf("List = %v, %v", keys, err)
+	}
+}
+
+func TestReadRejectsBadFiles(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(path string) error
+		want  string
+	}{
+		{"truncated", func(p string) error { return os.WriteFile(p, []byte("{\n  \"passed\": tr"), 0o644) }, "is not JSON"},
+		{"not JSON", func(p string) error { return os.WriteFile(p, []byte("passed: true\n"), 0o644) }, "is not JSON"},
+		{"empty", func(p string) error { return os.WriteFile(p, nil, 0o644) }, "is empty"},
+		{"BOM", func(p string) error { return os.WriteFile(p, []byte("\xef\xbb\xbf{}\n"), 0o644) }, "byte-order mark"},
+		{"CRLF", func(p string) error { return os.WriteFile(p, []byte("{\r\n  \"a\": 1\r\n}\r\n"), 0o644) }, "CRLF"},
+		{"folder", func(p string) error { return os.Mkdir(p, 0o755) }, "is a folder"},
+		{"deep", func(p string) error {
+			return os.WriteFile(p, []byte(strings.Repeat("[", 100000)+strings.Repeat("]", 100000)), 0o644)
+		}, "nested too deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Store{Root: t.TempDir()}
+			path := s.Path(key, "result.json")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.setup(path); err != nil {
+				t.Fatal(err)
+			}
+			_, err := s.Read(key)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("Read = %v, want an error naming %s and saying %q", err, path, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestFailedWriteLeavesOldBaseline(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	old := Entry{Result: []byte("{\"v\": 1}\n"), StateDiff: []byte("{}\n")}
+	if _, err := s.Write(key, old); err != nil {
+		t.Fatal(err)
+	}
+	// a write that fails halfway, as a full disk would
+	s.writeFile = func(f *os.File, data []byte) (int, error) {
+		n, _ := f.Write(data[:len(data)/2])
+		return n, errors.New("no space left on device")
+	}
+	_, err := s.Write(key, Entry{Result: []byte("{\"v\": 2, \"long\": \"xxxxxxxxxxxxxxxx\"}\n"), StateDiff: []byte("{}\n")})
+	if err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("Write = %v", err)
+	}
+	got, err := s.Read(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(old, got); diff != "" {
+		t.Errorf("baseline after a failed write (-old +got):\n%s", diff)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(s.Path(key, "result.json")))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestLockIsExclusive(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	unlock, err := s.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Lock()
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "process") {
+		t.Fatalf("second Lock = %v, want ErrLocked naming the holder", err)
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	unlock2, err := s.Lock()
+	if err != nil {
+		t.Fatalf("Lock after unlock = %v", err)
+	}
+	unlock2()
+}
+
+func TestParseKey(t *testing.T) {
+	for _, bad := range []string{"a/b", "a/b/c/d", "../b/c", "a/../c", "a/b/\x00", "/b/c"} {
+		if _, err := ParseKey(bad); err == nil {
+			t.Errorf("ParseKey(%q) succeeded", bad)
+		}
+	}
+	if k, err := ParseKey("crm/solver/TASK-001"); err != nil || k != key {
+		t.Errorf("ParseKey = %v, %v", k, err)
+	}
+}
