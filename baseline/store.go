@@ -106,11 +106,11 @@ func readArtifact(path string) ([]byte, error) {
 
 // Problems with artifact bytes, as Validate reports them.
 var (
-	ErrEmpty    = errors.New("is empty")
-	ErrBOM      = errors.New("starts with a byte-order mark")
-	ErrCRLF     = errors.New("has CRLF line ends")
-	ErrNotJSON  = errors.New("is not JSON")
-	ErrTooDeep  = errors.New("is nested too deep")
+	ErrEmpty   = errors.New("is empty")
+	ErrBOM     = errors.New("starts with a byte-order mark")
+	ErrCRLF    = errors.New("has CRLF line ends")
+	ErrNotJSON = errors.New("is not JSON")
+	ErrTooDeep = errors.New("is nested too deep")
 )
 
 // MaxDepth bounds the nesting of artifacts that are read.

@@ -71,6 +71,9 @@ func App(envs Environments) *cli.App {
 		},
 		Commands: []*cli.Command{
 			runCommand(envs),
+			recordCommand(envs),
+			checkCommand(envs),
+			diffCommand(),
 			listCommand(envs),
 		},
 	}

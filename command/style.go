@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agent-oracle/oracle/oracle"
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -43,3 +44,8 @@ func (s *style) Warn(a ...any) string { return s.warn.Sprint(a...) }
 func (s *style) Dim(a ...any) string  { return s.dim.Sprint(a...) }
 func (s *style) Bold(a ...any) string { return s.bold.Sprint(a...) }
 func (s *style) Hi(a ...any) string   { return s.hi.Sprint(a...) }
+
+// colors paints the oracle's text reports with this style.
+func (s *style) colors() oracle.Colors {
+	return oracle.Colors{Good: s.Good, Bad: s.Bad, Warn: s.Warn, Dim: s.Dim, Bold: s.Bold}
+}

@@ -1,0 +1,300 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
+	"github.com/urfave/cli/v2"
+)
+
+// selectionFlags narrow the cases of record and check.
+func selectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
+		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable)"},
+		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
+		&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"},
+		&cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "cases run at once"},
+		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
+		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
+	}
+}
+
+// selection reads the selection flags.
+func selection(c *cli.Context) (oracle.Selection, error) {
+	sel := oracle.Selection{Envs: c.StringSlice("env"), Agents: c.StringSlice("agent"), Tasks: c.StringSlice("task")}
+	if s := c.String("shard"); s != "" {
+		shard, err := oracle.ParseShard(s)
+		if err != nil {
+			return sel, usageError("%v", err)
+		}
+		sel.Shard = shard
+	}
+	if err := sel.Validate(); err != nil {
+		return sel, usageError("%v", err)
+	}
+	return sel, nil
+}
+
+// options reads the flags shared by record and check.
+func options(c *cli.Context) (oracle.Options, error) {
+	if c.Int("repeat") < 1 || c.Int("jobs") < 1 || c.Int("max-tool-calls") < 1 || c.Duration("timeout") <= 0 {
+		return oracle.Options{}, usageError("--repeat, --jobs, --max-tool-calls and --timeout must be positive")
+	}
+	o := oracle.Options{
+		Repeat: c.Int("repeat"),
+		Jobs:   c.Int("jobs"),
+		Config: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
+	}
+	if isTerminal(c.App.ErrWriter) {
+		o.Progress = c.App.ErrWriter
+	}
+	return o, nil
+}
+
+// selectCases loads the environments and returns the selected cases.
+func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) ([]oracle.Case, error) {
+	cat, err := loadCatalog(envs)
+	if err != nil {
+		return nil, err
+	}
+	for _, pattern := range sel.Envs {
+		if !strings.ContainsAny(pattern, "*?[") {
+			if _, err := cat.env(pattern); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return oracle.Cases(cat.envs, sel)
+}
+
+func checkCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
+		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
+			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
+		Flags: append(selectionFlags(),
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
+			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
+			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
+			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports in `FILE`s (repeatable), e.g. of shards"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("check takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
+			}
+			format := c.String("format")
+			if c.Bool("json") {
+				format = "json"
+			}
+			switch format {
+			case "text", "json", "markdown", "junit":
+			default:
+				return usageError("--format %q is not text, json, markdown or junit", format)
+			}
+			var res *oracle.CheckResult
+			if merge := c.StringSlice("merge"); len(merge) > 0 {
+				r, err := oracle.MergeReports(merge)
+				if err != nil {
+					return err
+				}
+				res = &oracle.CheckResult{Report: r}
+			} else {
+				sel, err := selection(c)
+				if err != nil {
+					return err
+				}
+				opts, err := options(c)
+				if err != nil {
+					return err
+				}
+				cases, err := selectCases(c, envs, sel)
+				if err != nil {
+					return err
+				}
+				store := baseline.Open(c.String("dir"))
+				if res, err = oracle.Check(c.Context, store, cases, sel, opts); err != nil {
+					return err
+				}
+			}
+			for _, cr := range res.Report.Cases {
+				if cr.Status == oracle.Error {
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+				}
+			}
+			if dir := c.String("report-dir"); dir != "" {
+				if err := oracle.WriteReportDir(dir, res); err != nil {
+					return err
+				}
+			}
+			if err := writeReport(c, c.App.Writer, format, res.Report); err != nil {
+				return err
+			}
+			if code := res.Report.ExitCode(); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
+
+func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) error {
+	switch format {
+	case "json":
+		return writeJSON(w, r)
+	case "markdown":
+		return oracle.WriteMarkdown(w, r)
+	case "junit":
+		return oracle.WriteJUnit(w, r)
+	}
+	return oracle.WriteText(w, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+}
+
+func recordCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:  "record",
+		Usage: "run the cases and freeze their artifacts as baselines",
+		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
+			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
+			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
+		Flags: append(selectionFlags(),
+			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
+			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
+			}
+			sel, err := selection(c)
+			if err != nil {
+				return err
+			}
+			opts, err := options(c)
+			if err != nil {
+				return err
+			}
+			if opts.Repeat < 2 {
+				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
+			}
+			cases, err := selectCases(c, envs, sel)
+			if err != nil {
+				return err
+			}
+			store := baseline.Open(c.String("dir"))
+			rep, err := oracle.Record(c.Context, store, cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				if err := writeJSON(c.App.Writer, rep); err != nil {
+					return err
+				}
+			} else {
+				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
+			}
+			for _, rc := range rep.Cases {
+				if rc.Status == oracle.Failed {
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+				}
+			}
+			if code := rep.ExitCode(); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
+
+func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
+	for _, rc := range rep.Cases {
+		status := fmt.Sprintf("%-9s", rc.Status)
+		note := ""
+		switch rc.Status {
+		case oracle.Wrote:
+			status = s.Good(status)
+		case oracle.Kept:
+			status = s.Dim(status)
+		case oracle.Refused:
+			status = s.Bad(status)
+			note = "  nondeterministic: " + rc.Divergence.String()
+		case oracle.Failed:
+			status = s.Bad(status)
+			note = "  " + rc.Error
+		case oracle.Stale:
+			status = s.Warn(status)
+			note = "  baseline with no case; --prune removes it"
+		case oracle.Removed:
+			status = s.Warn(status)
+		}
+		verdict := ""
+		if rc.Verdict != "" {
+			verdict = s.Dim(" (" + rc.Verdict + ")")
+		}
+		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
+	}
+	parts := []string{
+		fmt.Sprintf("%d written", rep.Count(oracle.Wrote)),
+		fmt.Sprintf("%d kept", rep.Count(oracle.Kept)),
+	}
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{rep.Count(oracle.Removed), "removed"}, {rep.Count(oracle.Stale), "obsolete"}, {rep.Count(oracle.Refused), "refused"}, {rep.Count(oracle.Failed), "failed"}} {
+		if x.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
+		}
+	}
+	if rep.Count(oracle.Failed) > 0 {
+		parts = append(parts, "nothing written")
+	}
+	fmt.Fprintln(w, strings.Join(parts, ", "))
+}
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "compare two artifact files, run folders or baseline trees",
+		ArgsUsage: "A B",
+		Description: "Shows the semantic difference between A and B: each change as a JSON Pointer with the old and\n" +
+			"new value, grouped by file, and invisible differences (CRLF, BOM, final newline, key order) named.\n" +
+			"Reads artifacts written by the original TypeScript runner too.\n" +
+			"Exit status: 0 no difference, 1 different, 2 trouble.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Usage: "also compare run.json and *.jsonl files, which carry timestamps"},
+			&cli.BoolFlag{Name: "json", Usage: "print the differences as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return usageError("diff takes two paths, A and B, got %d arguments", c.NArg())
+			}
+			diffs, err := oracle.DiffPaths(c.Args().Get(0), c.Args().Get(1), c.Bool("all"))
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				if diffs == nil {
+					diffs = []oracle.PathDiff{}
+				}
+				if err := writeJSON(c.App.Writer, diffs); err != nil {
+					return err
+				}
+			} else {
+				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+			}
+			if len(diffs) > 0 {
+				return exitCode(ExitChanged)
+			}
+			return nil
+		},
+	}
+}
