@@ -29,6 +29,15 @@ type AgentInput struct {
 	// used as it is). Errors of the tool, an invalid input, an unknown tool or
 	// an exhausted budget come back as a result with IsError set.
 	Call func(ctx context.Context, tool string, input any) ToolResult
+	// Log appends an event of type typ to the rollout's trace.jsonl, with
+	// fields after seq, type and at in sorted key order (the keys seq, type
+	// and at are dropped). The runner's own event types (run_start,
+	// tool_call, tool_result, agent_output, agent_panic, run_end,
+	// verifier_result) are reserved: such an event is recorded as
+	// agent_log with the requested type in its "event" field. Events never
+	// reach result.json or state-diff.json. The runner always sets Log; it
+	// is nil only when an agent is called outside the runner.
+	Log func(typ string, fields map[string]any)
 }
 
 // ToolResult is what a tool call returns to the agent: its output as JSON,

@@ -9,13 +9,40 @@ import (
 
 // Resolve returns the agent a reference names: the name of a Go agent built
 // into e, exec:COMMAND for an external process, or replay:PATH for a
-// recorded trace.
+// recorded trace (a relative PATH is relative to the current folder). It is
+// Resolver{}.Resolve.
 func Resolve(e env.Environment, ref string) (env.Agent, error) {
+	return Resolver{}.Resolve(e, ref)
+}
+
+// Resolver resolves agent references with options for exec agents.
+type Resolver struct {
+	// Exec configures exec:COMMAND agents; its Command is the reference's.
+	Exec ExecConfig
+}
+
+// Resolve returns the agent ref names in e; see the package function
+// Resolve. A replay's trace is read and parsed here, so a missing or
+// garbled trace is an error before the rollout starts.
+func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 	switch {
 	case strings.HasPrefix(ref, "exec:"):
-		return nil, fmt.Errorf("agent_not_found: exec agents are not supported by this build")
+		cfg := r.Exec
+		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
+		if cfg.Command == "" {
+			return nil, fmt.Errorf("agent_not_found: exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'")
+		}
+		return ExecAgent(cfg), nil
 	case strings.HasPrefix(ref, "replay:"):
-		return nil, fmt.Errorf("agent_not_found: replay agents are not supported by this build")
+		path := strings.TrimPrefix(ref, "replay:")
+		if path == "" {
+			return nil, fmt.Errorf("agent_not_found: replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
+		}
+		rec, err := ReadTrace(path)
+		if err != nil {
+			return nil, err
+		}
+		return ScriptAgent(rec.Script), nil
 	}
 	if a, ok := e.Agent(ref); ok {
 		return a, nil

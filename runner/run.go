@@ -129,7 +129,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 				done <- agentReturn{err: fmt.Errorf("agent panicked: %v", r)}
 			}
 		}()
-		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call})
+		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call, Log: trace.log})
 		done <- agentReturn{out: out, err: err}
 	}()
 

@@ -1,0 +1,53 @@
+package runner
+
+import (
+	"sync"
+	"syscall"
+	"time"
+)
+
+const prSetChildSubreaper = 36 // PR_SET_CHILD_SUBREAPER, linux/prctl.h
+
+var subreaper struct {
+	once sync.Once
+	ok   bool
+}
+
+// prepareReaping makes the process a child subreaper, once: the orphans of
+// an exec agent's process group are then re-parented to the runner, which
+// reaps them in reapGroup, instead of to an init that may never reap them.
+func prepareReaping() {
+	subreaper.once.Do(func() {
+		_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+		subreaper.ok = errno == 0
+	})
+}
+
+// reapGroup reaps the killed members of process group pgid that are the
+// runner's children, until none is left or a few seconds have passed. The
+// group's leader must have been reaped already.
+func reapGroup(pgid int) {
+	if !subreaper.ok {
+		return
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	pause := 100 * time.Microsecond
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return // ECHILD: no child left in the group
+		case pid > 0:
+			continue
+		}
+		// members are still dying
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
+	}
+}

@@ -1,0 +1,9 @@
+//go:build unix && !linux
+
+package runner
+
+// prepareReaping does nothing here: orphans of an agent go to init.
+func prepareReaping() {}
+
+// reapGroup does nothing here: orphans of an agent go to init.
+func reapGroup(pgid int) {}

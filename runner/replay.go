@@ -1,0 +1,188 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Recording is what a recorded trace holds for a replay: the script of its
+// tool calls and final output, and the environment and task its run_start
+// event names (empty when it has none, as in the original runner's
+// tool-events files).
+type Recording struct {
+	Script      Script
+	Environment string
+	Task        string
+}
+
+// ReadTrace reads a recorded trace for a replay. See ParseTrace.
+func ReadTrace(path string) (*Recording, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
+	}
+	return ParseTrace(path, data)
+}
+
+// ParseTrace parses a recorded trace: oracle's trace.jsonl or the original
+// TypeScript runner's, one JSON event a line, or a JSON array of events as
+// in the original runner's *.tool-events.json files. The tool_call events
+// (tool, input) become the script's calls in the order they appear, and the
+// agent_output event (output) its final output; every other event is
+// skipped. name is the file's name for errors, which give its line.
+func ParseTrace(name string, data []byte) (*Recording, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, fmt.Errorf("replay %s: the file is empty; give a trace.jsonl written by oracle run", name)
+	}
+	rec := &Recording{Script: Script{Calls: []ScriptCall{}}}
+	started := false
+	add := func(raw []byte) error {
+		ev, err := parseEvent(raw)
+		if err != nil {
+			return err
+		}
+		switch ev.Type {
+		case "run_start":
+			started = true
+			rec.Environment = ev.Environment
+			rec.Task = ev.taskID()
+		case "tool_call":
+			if ev.Tool == "" {
+				return errors.New("tool_call event has no tool")
+			}
+			c := ScriptCall{Tool: ev.Tool}
+			if len(ev.Input) > 0 && string(ev.Input) != "null" {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, ev.Input); err != nil {
+					return fmt.Errorf("tool_call input: %v", err)
+				}
+				c.Input = buf.Bytes()
+			}
+			rec.Script.Calls = append(rec.Script.Calls, c)
+		case "agent_output":
+			if len(ev.Output) > 0 && string(ev.Output) != "null" {
+				var buf bytes.Buffer
+				if err := json.Compact(&buf, ev.Output); err != nil {
+					return fmt.Errorf("agent_output output: %v", err)
+				}
+				rec.Script.Output = buf.Bytes()
+			}
+		}
+		return nil
+	}
+	each := eachLineEvent
+	if trimmed[0] == '[' {
+		each = eachArrayEvent
+	}
+	if n, err := each(data, add); err != nil {
+		return nil, fmt.Errorf("replay %s:%d: %v; give a trace.jsonl written by oracle run", name, n, err)
+	}
+	if !started && len(rec.Script.Calls) == 0 && rec.Script.Output == nil {
+		return nil, fmt.Errorf("replay %s: no run_start, tool_call or agent_output event; give a trace.jsonl written by oracle run", name)
+	}
+	return rec, nil
+}
+
+// event is the part of a trace event a replay reads.
+type event struct {
+	Type        string          `json:"type"`
+	Tool        string          `json:"tool"`
+	Input       json.RawMessage `json:"input"`
+	Output      json.RawMessage `json:"output"`
+	Environment string          `json:"environment"`
+	TaskID      string          `json:"taskId"`
+	Task        json.RawMessage `json:"task"`
+}
+
+// taskID is the id of run_start's task: the task object's id, the task
+// itself when it is a string, or taskId.
+func (e event) taskID() string {
+	var t struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(e.Task, &t) == nil && t.ID != "" {
+		return t.ID
+	}
+	var s string
+	if json.Unmarshal(e.Task, &s) == nil && s != "" {
+		return s
+	}
+	return e.TaskID
+}
+
+func parseEvent(raw []byte) (event, error) {
+	var ev event
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			return ev, fmt.Errorf("not JSON: %v: %s", err, excerpt(raw))
+		case errors.As(err, &typ) && typ.Field == "":
+			return ev, fmt.Errorf("a JSON %s, not an event object: %s", typ.Value, excerpt(raw))
+		}
+		return ev, fmt.Errorf("not a trace event: %v", err)
+	}
+	if ev.Type == "" {
+		return ev, fmt.Errorf("event has no type: %s", excerpt(raw))
+	}
+	return ev, nil
+}
+
+// eachLineEvent calls f with each non-blank line of JSON Lines data. An
+// error comes with its line.
+func eachLineEvent(data []byte, f func(raw []byte) error) (int, error) {
+	for n := 1; len(data) > 0; n++ {
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if l = bytes.TrimSpace(l); len(l) == 0 {
+			continue
+		}
+		if err := f(l); err != nil {
+			return n, err
+		}
+	}
+	return 0, nil
+}
+
+// eachArrayEvent calls f with each element of a JSON array of events. An
+// error comes with its line.
+func eachArrayEvent(data []byte, f func(raw []byte) error) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	lineAt := func(off int64) int { return bytes.Count(data[:min(off, int64(len(data)))], []byte("\n")) + 1 }
+	if _, err := dec.Token(); err != nil {
+		return lineAt(dec.InputOffset()), fmt.Errorf("not JSON: %v", err)
+	}
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			off := dec.InputOffset()
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) {
+				off = syn.Offset
+			}
+			return lineAt(off), fmt.Errorf("not JSON: %v", err)
+		}
+		if err := f(raw); err != nil {
+			end := dec.InputOffset() // the element ends here; it starts len(raw) before
+			return lineAt(end - int64(len(raw))), err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return lineAt(dec.InputOffset()), fmt.Errorf("not JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return lineAt(dec.InputOffset()), errors.New("data after the array of events")
+	}
+	return 0, nil
+}
