@@ -1,0 +1,121 @@
+package oracle
+
+import (
+	"fmt"
+	"hash/fnv"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+)
+
+// Case is one (environment, agent, task) to run.
+type Case struct {
+	Key  baseline.Key
+	Env  env.Environment
+	Task env.Task
+	// AgentRef is what runner.Resolve takes: a built-in name, exec:COMMAND or
+	// replay:PATH. For built-in agents it equals Key.Agent.
+	AgentRef string
+}
+
+// Selection narrows the cases. Each list holds names or path.Match globs;
+// an empty list selects everything.
+type Selection struct {
+	Envs, Agents, Tasks []string
+	Shard               Shard
+}
+
+// Shard selects a stable part of the cases: those whose key hashes to
+// Index (1-based) of Count. The zero Shard selects every case.
+type Shard struct{ Index, Count int }
+
+// ParseShard parses "i/n" with 1 ≤ i ≤ n.
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 1 || index > count {
+		return Shard{}, fmt.Errorf("--shard %q is not i/n with 1 ≤ i ≤ n, e.g. 1/4", s)
+	}
+	return Shard{index, count}, nil
+}
+
+func (s Shard) String() string {
+	if s.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Has reports whether the shard holds the case k.
+func (s Shard) Has(k baseline.Key) bool {
+	if s.Count <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(k.String()))
+	return int(h.Sum32()%uint32(s.Count)) == s.Index-1
+}
+
+// Validate checks every glob of the selection.
+func (s Selection) Validate() error {
+	for _, list := range [][]string{s.Envs, s.Agents, s.Tasks} {
+		for _, p := range list {
+			if _, err := path.Match(p, ""); err != nil {
+				return fmt.Errorf("bad pattern %q: %v", p, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Selects reports whether the selection holds the case k (shard included).
+func (s Selection) Selects(k baseline.Key) bool {
+	return matchAny(s.Envs, k.Env) && matchAny(s.Agents, k.Agent) && matchAny(s.Tasks, k.Task) && s.Shard.Has(k)
+}
+
+func matchAny(patterns []string, name string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Cases returns the selected cases of envs: every environment × the agents
+// it declares for regression × its tasks, sorted by key.
+func Cases(envs []env.Environment, sel Selection) ([]Case, error) {
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	var cases []Case
+	for _, e := range envs {
+		tasks, err := e.Tasks()
+		if err != nil {
+			return nil, err
+		}
+		for _, agent := range e.RegressionAgents() {
+			for _, t := range tasks {
+				k := baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}
+				if sel.Selects(k) {
+					cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: agent})
+				}
+			}
+		}
+	}
+	SortCases(cases)
+	return cases, nil
+}
+
+// SortCases sorts cases by key.
+func SortCases(cases []Case) {
+	sort.Slice(cases, func(i, j int) bool { return cases[i].Key.Less(cases[j].Key) })
+}

@@ -1,0 +1,115 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+)
+
+// CheckResult is a report with the fresh artifacts of the cases that did not
+// match, for --report-dir.
+type CheckResult struct {
+	Report *Report
+	// Fresh holds the fresh artifacts of every case that is changed, missing
+	// or nondeterministic, by case.
+	Fresh map[baseline.Key]baseline.Entry
+}
+
+// Check re-runs cases and compares them with the store. It never writes to
+// the store. Baselines that sel selects but no case has are obsolete.
+func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
+	res := &CheckResult{Report: &Report{Shard: sel.Shard.String()}, Fresh: map[baseline.Key]baseline.Entry{}}
+	runs := runAll(ctx, cases, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	known := map[baseline.Key]bool{}
+	for i, c := range cases {
+		known[c.Key] = true
+		cr := newCaseReport(c.Key)
+		res.Report.Cases = append(res.Report.Cases, cr)
+		run := runs[i]
+		if run.err != nil {
+			cr.Status, cr.Error = Error, run.err.Error()
+			continue
+		}
+		fresh := run.fresh
+		cr.NewVerdict = string(fresh.Outcome.Result.Verdict)
+		cr.Violations = fresh.Outcome.Result.Violations
+		if fresh.Divergence != nil {
+			cr.Status, cr.Divergence = Nondeterministic, fresh.Divergence
+			res.Fresh[c.Key] = fresh.Entry
+			continue
+		}
+		frozen, err := store.Read(c.Key)
+		switch {
+		case errors.Is(err, baseline.ErrNotFound):
+			cr.Status = Missing
+			res.Fresh[c.Key] = fresh.Entry
+			continue
+		case err != nil:
+			cr.Status, cr.Error = Error, err.Error()
+			continue
+		}
+		cr.OldVerdict = verdictOf(frozen.Result)
+		for _, name := range baseline.Files {
+			if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
+				cr.Files = append(cr.Files, d)
+			}
+		}
+		if len(cr.Files) == 0 {
+			cr.Status = Unchanged
+			continue
+		}
+		cr.Status = Changed
+		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
+		res.Fresh[c.Key] = fresh.Entry
+	}
+	obsolete, err := obsoleteKeys(store, known, sel)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range obsolete {
+		cr := newCaseReport(k)
+		cr.Status = Obsolete
+		res.Report.Cases = append(res.Report.Cases, cr)
+	}
+	res.Report.finish()
+	return res, nil
+}
+
+func newCaseReport(k baseline.Key) *CaseReport {
+	return &CaseReport{Case: k.String(), Env: k.Env, Agent: k.Agent, Task: k.Task}
+}
+
+// flip labels a verdict change: regression when a pass stopped passing,
+// improvement when a case started to pass.
+func flip(old, fresh string) string {
+	pass := string(env.Pass)
+	switch {
+	case old == "" || fresh == "" || old == fresh:
+		return ""
+	case old == pass:
+		return Regression
+	case fresh == pass:
+		return Improvement
+	}
+	return ""
+}
+
+// obsoleteKeys lists the baselines that sel selects but no case has.
+func obsoleteKeys(store *baseline.Store, known map[baseline.Key]bool, sel Selection) ([]baseline.Key, error) {
+	keys, err := store.List()
+	if err != nil {
+		return nil, err
+	}
+	var out []baseline.Key
+	for _, k := range keys {
+		if !known[k] && sel.Selects(k) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}

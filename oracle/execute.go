@@ -1,0 +1,141 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/runner"
+)
+
+// Options are shared by Record and Check.
+type Options struct {
+	// Repeat is how many times each case runs; its runs must agree. Values
+	// below 1 mean 2.
+	Repeat int
+	// Jobs is how many cases run at once; values below 1 mean 1.
+	Jobs int
+	// Config is each rollout's budget.
+	Config runner.Config
+	// Resolve turns a case's agent reference into an agent; nil means
+	// runner.Resolve.
+	Resolve func(e env.Environment, ref string) (env.Agent, error)
+	// Progress, when set, receives a line as each case finishes.
+	Progress io.Writer
+}
+
+func (o Options) repeat() int {
+	if o.Repeat < 1 {
+		return 2
+	}
+	return o.Repeat
+}
+
+// Fresh is what running a case gave.
+type Fresh struct {
+	Entry   baseline.Entry
+	Outcome *runner.Outcome // the first run's
+	// Divergence is set when the runs disagree.
+	Divergence *Divergence
+}
+
+// Divergence says where two runs of a case first differ.
+type Divergence struct {
+	Run  int       `json:"run"` // the run that differed from run 1
+	Diff *FileDiff `json:"diff"`
+}
+
+// String names the first differing path.
+func (d *Divergence) String() string {
+	where := d.Diff.File
+	if len(d.Diff.Changes) > 0 {
+		c := d.Diff.Changes[0]
+		where += " " + c.Path + ": " + string(c.From) + " → " + string(c.To)
+	} else if len(d.Diff.Invisible) > 0 {
+		where += " (" + d.Diff.Invisible[0] + ")"
+	}
+	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
+}
+
+// runCase runs c opts.Repeat times and compares the runs.
+func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
+	resolve := opts.Resolve
+	if resolve == nil {
+		resolve = runner.Resolve
+	}
+	cfg := opts.Config
+	cfg.Agent = c.AgentRef
+	var fresh *Fresh
+	for i := 1; i <= opts.repeat(); i++ {
+		agent, err := resolve(c.Env, c.AgentRef)
+		if err != nil {
+			return nil, err
+		}
+		o, err := runner.Run(ctx, c.Env, c.Task, agent, cfg)
+		if err != nil {
+			return nil, err
+		}
+		e := baseline.Entry{Result: o.Artifacts.Result, StateDiff: o.Artifacts.StateDiff}
+		if fresh == nil {
+			fresh = &Fresh{Entry: e, Outcome: o}
+			continue
+		}
+		for _, name := range baseline.Files {
+			if d := DiffFile(name, fresh.Entry.File(name), e.File(name)); d != nil {
+				fresh.Divergence = &Divergence{Run: i, Diff: d}
+				return fresh, nil
+			}
+		}
+	}
+	return fresh, nil
+}
+
+type caseRun struct {
+	fresh *Fresh
+	err   error
+}
+
+// runAll runs the cases with opts.Jobs workers and returns their results in
+// the cases' order.
+func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
+	out := make([]caseRun, len(cases))
+	jobs := max(opts.Jobs, 1)
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	next := make(chan int)
+	for w := 0; w < min(jobs, len(cases)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f, err := runCase(ctx, cases[i], opts)
+				out[i] = caseRun{f, err}
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					fmt.Fprintf(opts.Progress, "\r\033[K[%d/%d] %s", done, len(cases), cases[i].Key)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range cases {
+		if ctx.Err() != nil {
+			out[i] = caseRun{err: context.Cause(ctx)}
+			continue
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if opts.Progress != nil && len(cases) > 0 {
+		fmt.Fprint(opts.Progress, "\r\033[K")
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package oracle
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+)
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Classname string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes the report as JUnit XML, one test suite per
+// environment and one test case per case: changed, missing, obsolete and
+// nondeterministic cases are failures, errors are errors.
+func WriteJUnit(w io.Writer, r *Report) error {
+	out := junitSuites{Name: "oracle check"}
+	index := map[string]int{}
+	for _, c := range r.Cases {
+		i, ok := index[c.Env]
+		if !ok {
+			i = len(out.Suites)
+			index[c.Env] = i
+			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
+		}
+		s := &out.Suites[i]
+		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+		switch c.Status {
+		case Unchanged:
+		case Error:
+			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+			s.Errors++
+		default:
+			msg := string(c.Status)
+			if c.Label != "" {
+				msg += ": " + c.Label + " (" + c.OldVerdict + " → " + c.NewVerdict + ")"
+			}
+			var body bytes.Buffer
+			single := &Report{Cases: []*CaseReport{c}}
+			single.finish()
+			_ = WriteText(&body, single, TextOptions{MaxValue: 1000})
+			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: body.String()}
+			s.Failures++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("junit report: %w", err)
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

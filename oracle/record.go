@@ -1,0 +1,143 @@
+package oracle
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agent-oracle/oracle/baseline"
+)
+
+// RecordStatus is what record did with one case.
+type RecordStatus string
+
+const (
+	Wrote   RecordStatus = "wrote"   // a new or changed baseline was written
+	Kept    RecordStatus = "kept"    // the baseline already held these bytes
+	Refused RecordStatus = "refused" // the runs differ: nondeterministic, not frozen
+	Removed RecordStatus = "removed" // an obsolete baseline, removed by --prune
+	Stale   RecordStatus = "obsolete"
+	Failed  RecordStatus = "error"
+)
+
+// RecordedCase is one case of a record report.
+type RecordedCase struct {
+	Case       string       `json:"case"`
+	Status     RecordStatus `json:"status"`
+	Verdict    string       `json:"verdict,omitempty"`
+	Divergence *Divergence  `json:"divergence,omitempty"`
+	Error      string       `json:"error,omitempty"`
+}
+
+// RecordReport is the outcome of a record.
+type RecordReport struct {
+	Cases []RecordedCase `json:"cases"`
+}
+
+// Count returns how many cases have status s.
+func (r *RecordReport) Count(s RecordStatus) int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// ExitCode is 2 when a case failed (nothing was written then), 1 when a
+// case was refused as nondeterministic, 0 otherwise.
+func (r *RecordReport) ExitCode() int {
+	switch {
+	case r.Count(Failed) > 0:
+		return 2
+	case r.Count(Refused) > 0:
+		return 1
+	}
+	return 0
+}
+
+// RecordOptions add pruning to Options.
+type RecordOptions struct {
+	Options
+	// Prune removes the baselines that sel selects but no case has.
+	Prune bool
+}
+
+// Record runs each case at least twice and freezes the artifacts of the
+// cases whose runs agree, writing only the files that changed. A case whose
+// runs differ is refused. When any case fails to run, nothing is written.
+// The store is locked for the whole record.
+func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts RecordOptions) (*RecordReport, error) {
+	if opts.Repeat == 1 {
+		opts.Repeat = 2 // freezing needs two runs that agree
+	}
+	unlock, err := store.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+
+	runs := runAll(ctx, cases, opts.Options)
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
+	}
+	rep := &RecordReport{}
+	var failed []string
+	for i, c := range cases {
+		rc := RecordedCase{Case: c.Key.String()}
+		switch run := runs[i]; {
+		case run.err != nil:
+			rc.Status, rc.Error = Failed, run.err.Error()
+			failed = append(failed, c.Key.String())
+		case run.fresh.Divergence != nil:
+			rc.Status, rc.Divergence = Refused, run.fresh.Divergence
+			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+		default:
+			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+		}
+		rep.Cases = append(rep.Cases, rc)
+	}
+	if len(failed) > 0 {
+		return rep, nil
+	}
+	known := map[baseline.Key]bool{}
+	for i, c := range cases {
+		known[c.Key] = true
+		rc := &rep.Cases[i]
+		if rc.Status == Refused {
+			continue
+		}
+		res, err := store.Write(c.Key, runs[i].fresh.Entry)
+		if err != nil {
+			return rep, err
+		}
+		rc.Status = Kept
+		if res == baseline.Written {
+			rc.Status = Wrote
+		}
+	}
+	obsolete, err := obsoleteKeys(store, known, sel)
+	if err != nil {
+		return rep, err
+	}
+	for _, k := range obsolete {
+		rc := RecordedCase{Case: k.String(), Status: Stale}
+		if opts.Prune {
+			if err := store.Remove(k); err != nil {
+				return rep, err
+			}
+			rc.Status = Removed
+		}
+		rep.Cases = append(rep.Cases, rc)
+	}
+	return rep, nil
+}
+
+// ErrNothingSelected is returned when a selection holds no case.
+var ErrNothingSelected = errors.New("no case matches the selection")
+
+// DescribeSelection says what a selection asked for, for errors.
+func DescribeSelection(sel Selection) string {
+	return fmt.Sprintf("--env %v --agent %v --task %v", sel.Envs, sel.Agents, sel.Tasks)
+}
