@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	"github.com/agent-oracle/oracle/command"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/fixtures"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"oracle": func() { os.Exit(command.Main(os.Args, testEnvironments)) },
+	})
+}
+
+// testEnvironments are the built-in environments, plus a nondeterministic
+// one when ORACLE_TEST_FLAKY is set.
+func testEnvironments() ([]env.Environment, error) {
+	envs, err := fixtures.All()
+	if err != nil {
+		return nil, err
+	}
+	if os.Getenv("ORACLE_TEST_FLAKY") != "" {
+		flaky, err := flakyEnvironment()
+		if err != nil {
+			return nil, err
+		}
+		envs = append(envs, flaky)
+	}
+	return envs, nil
+}
+
+type flakyState struct {
+	Draws []int `json:"draws"`
+}
+
+var draws atomic.Int64
+
+// flakyEnvironment's only tool returns a number that differs every call, as
+// an environment reading the wall clock or an unseeded random source would.
+func flakyEnvironment() (env.Environment, error) {
+	return env.New(env.Definition[flakyState]{
+		Name: "flaky",
+		TaskFiles: fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(
+			`{"id":"TASK-001","title":"Draw a number","instruction":"Draw a number.","verifierId":"VER-001"}`)}},
+		NewState: func(env.Task) (*flakyState, error) { return &flakyState{Draws: []int{}}, nil },
+		Tools: []env.Tool[flakyState]{{Name: "draw", Description: "Draws a number.", InputSchema: `{"type":"object"}`,
+			Run: func(s *flakyState, _ json.RawMessage) (any, error) {
+				n := int(draws.Add(1))
+				s.Draws = append(s.Draws, n)
+				return n, nil
+			}}},
+		Verifiers: []env.Verifier[flakyState]{{ID: "VER-001", TaskID: "TASK-001", Name: "drew",
+			Check: func(final, _ *flakyState, _ env.VerifyContext) []env.CheckResult {
+				return []env.CheckResult{env.Check("drew a number", len(final.Draws) == 1, fmt.Sprint(len(final.Draws), " draws"))}
+			}}},
+		Agents: map[string]env.Agent{"solver": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+			r := in.Call(ctx, "draw", nil)
+			return "drew " + string(r.Output), nil
+		})},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
+			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 {
+					ts.Fatalf("usage: replace FILE OLD NEW")
+				}
+				path := ts.MkAbs(args[0])
+				data, err := os.ReadFile(path)
+				ts.Check(err)
+				old := []byte(unquote(args[1]))
+				if !bytes.Contains(data, old) {
+					ts.Fatalf("%s does not contain %q", args[0], args[1])
+				}
+				ts.Check(os.WriteFile(path, bytes.Replace(data, old, []byte(unquote(args[2])), 1), 0o644))
+			},
+		},
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("NO_COLOR", "1")
+			return nil
+		},
+	})
+}
+
+// unquote turns \n in a script argument into a newline.
+func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
