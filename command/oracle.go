@@ -16,13 +16,14 @@ import (
 func selectionFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
-		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable)"},
+		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable); record also takes replay:PATH, which makes a recorded trace a case"},
 		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
 		&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"},
 		&cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "cases run at once"},
 		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
 		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
+		agentEnvFlag(),
 	}
 }
 
@@ -48,9 +49,10 @@ func options(c *cli.Context) (oracle.Options, error) {
 		return oracle.Options{}, usageError("--repeat, --jobs, --max-tool-calls and --timeout must be positive")
 	}
 	o := oracle.Options{
-		Repeat: c.Int("repeat"),
-		Jobs:   c.Int("jobs"),
-		Config: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
+		Repeat:  c.Int("repeat"),
+		Jobs:    c.Int("jobs"),
+		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
+		Resolve: resolver(c).Resolve,
 	}
 	if isTerminal(c.App.ErrWriter) {
 		o.Progress = c.App.ErrWriter
@@ -71,7 +73,11 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) ([]ora
 			}
 		}
 	}
-	return oracle.Cases(cat.envs, sel)
+	cases, err := oracle.Cases(cat.envs, sel)
+	if err != nil {
+		return nil, err
+	}
+	return withTraceCases(c, cat, sel, cases)
 }
 
 func checkCommand(envs Environments) *cli.Command {
@@ -177,6 +183,9 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			sel, err := selection(c)
 			if err != nil {
+				return err
+			}
+			if sel, err = importReplays(c, envs, sel); err != nil {
 				return err
 			}
 			opts, err := options(c)

@@ -20,7 +20,10 @@ func runCommand(envs Environments) *cli.Command {
 		ArgsUsage: " ",
 		Description: "Runs the agent through the task in a fresh world, prints each check, the verdict and the reward,\n" +
 			"and writes result.json, state-diff.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
-			"Exit status: 0 the task passed, 1 it did not, 2 trouble.",
+			"With --runs N it rolls out N times, each from a fresh world, writes every run's folder, and\n" +
+			"summarises: passes, mean, best and worst reward, violations, and whether the runs were identical.\n" +
+			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path.\n" +
+			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
@@ -28,13 +31,15 @@ func runCommand(envs Environments) *cli.Command {
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
 			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},
+			runsFlag(),
+			agentEnvFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
 			}
-			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 {
-				return usageError("--max-tool-calls and --timeout must be positive")
+			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
+				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
@@ -50,9 +55,12 @@ func runCommand(envs Environments) *cli.Command {
 					return err
 				}
 			}
-			agent, err := runner.Resolve(e, ref)
+			agent, err := resolver(c).Resolve(e, ref)
 			if err != nil {
 				return err
+			}
+			if n := c.Int("runs"); n > 1 {
+				return repeatRuns(c, e, task, ref, n)
 			}
 			o, err := runner.Run(c.Context, e, task, agent, runner.Config{
 				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,

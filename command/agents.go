@@ -1,0 +1,81 @@
+package command
+
+import (
+	"strings"
+
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
+	"github.com/urfave/cli/v2"
+)
+
+// agentEnvFlag passes variables to exec agents, which otherwise see only
+// PATH and HOME.
+func agentEnvFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "agent-env", Usage: "pass the variable `NAME` (or set NAME=VALUE) to exec: agents, which see only PATH and HOME otherwise (repeatable)"}
+}
+
+// resolver resolves agent references with the command's exec options.
+func resolver(c *cli.Context) runner.Resolver {
+	return runner.Resolver{Exec: runner.ExecConfig{Env: c.StringSlice("agent-env")}}
+}
+
+// withTraceCases adds the project's replay cases (traces under
+// .silo/traces) to cases.
+func withTraceCases(c *cli.Context, cat *catalog, sel oracle.Selection, cases []oracle.Case) ([]oracle.Case, error) {
+	for _, a := range sel.Agents {
+		if strings.HasPrefix(a, "replay:") {
+			return nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
+		}
+	}
+	extra, err := oracle.TraceCases(c.String("dir"), cat.envs, sel)
+	if err != nil {
+		return nil, err
+	}
+	cases = append(cases, extra...)
+	oracle.SortCases(cases)
+	return cases, nil
+}
+
+// importReplays turns record's --agent replay:PATH values into replay
+// cases: each trace is copied into the project's .silo/traces, and the
+// selection is narrowed to those cases. --env and --task, when they name
+// one environment and one task, name them for a trace without run_start.
+func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (oracle.Selection, error) {
+	var paths, agents []string
+	for _, a := range sel.Agents {
+		if path, ok := strings.CutPrefix(a, "replay:"); ok {
+			paths = append(paths, path)
+		} else {
+			agents = append(agents, a)
+		}
+	}
+	if len(paths) == 0 {
+		return sel, nil
+	}
+	cat, err := loadCatalog(envs)
+	if err != nil {
+		return sel, err
+	}
+	single := func(list []string) string {
+		if len(list) == 1 && !strings.ContainsAny(list[0], "*?[") {
+			return list[0]
+		}
+		return ""
+	}
+	envName, task := single(sel.Envs), single(sel.Tasks)
+	sel.Envs, sel.Tasks = nil, nil
+	for _, path := range paths {
+		if path == "" {
+			return sel, usageError("--agent replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
+		}
+		k, err := oracle.ImportTrace(c.String("dir"), cat.envs, path, envName, task)
+		if err != nil {
+			return sel, err
+		}
+		agents = append(agents, k.Agent)
+		sel.Envs = append(sel.Envs, k.Env)
+		sel.Tasks = append(sel.Tasks, k.Task)
+	}
+	sel.Agents = agents
+	return sel, nil
+}

@@ -1,0 +1,169 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
+	"github.com/urfave/cli/v2"
+)
+
+// runsFlag repeats a run.
+func runsFlag() cli.Flag {
+	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether result.json and state-diff.json were byte-identical; every run's folder is written"}
+}
+
+// repeatedRuns is the summary of run --runs N, and its --json form.
+type repeatedRuns struct {
+	Environment string             `json:"environment"`
+	Task        string             `json:"task"`
+	Agent       string             `json:"agent"`
+	Runs        int                `json:"runs"`
+	Passed      int                `json:"passed"`
+	Reward      rewardStats        `json:"reward"`
+	Violations  violations         `json:"violations"`
+	Identical   bool               `json:"identical"`
+	Divergence  *oracle.Divergence `json:"divergence,omitempty"`
+	Each        []oneRun           `json:"each"`
+}
+
+type rewardStats struct {
+	Mean  float64 `json:"mean"`
+	Best  float64 `json:"best"`
+	Worst float64 `json:"worst"`
+}
+
+// violations counts the runs with a confirmed forbidden effect; they are
+// never folded into an average.
+type violations struct {
+	Runs   int      `json:"runs"`   // runs with at least one
+	Labels []string `json:"labels"` // the distinct labels, sorted
+}
+
+type oneRun struct {
+	RunID             string      `json:"runId"`
+	RunDir            string      `json:"runDir"`
+	Verdict           env.Verdict `json:"verdict"`
+	Reward            float64     `json:"reward"`
+	TerminationReason string      `json:"terminationReason"`
+	ToolCalls         int         `json:"toolCalls"`
+	Violations        []string    `json:"violations"`
+}
+
+// repeatRuns rolls the agent ref names through task n times, each from a
+// fresh world and with a fresh agent, writes every run's folder, and prints
+// the summary. It exits 0 when every run passed, 1 otherwise.
+func repeatRuns(c *cli.Context, e env.Environment, task env.Task, ref string, n int) error {
+	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
+	sum := &repeatedRuns{Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Violations: violations{Labels: []string{}}}
+	text := !c.Bool("json")
+	st := newStyle(c, c.App.Writer)
+	if text {
+		fmt.Fprintf(c.App.Writer, "%s %s · %s · agent %s · %d runs\n", e.Name(), st.Bold(task.ID), task.Title, ref, n)
+	}
+	var first *runner.Outcome
+	labels := map[string]bool{}
+	for i := 1; i <= n; i++ {
+		agent, err := resolver(c).Resolve(e, ref)
+		if err != nil {
+			return err
+		}
+		o, err := runner.Run(c.Context, e, task, agent, cfg)
+		if err != nil {
+			return err
+		}
+		dir, err := runner.WriteRun(filepath.Join(c.String("dir"), runner.RunsDir), o)
+		if err != nil {
+			return err
+		}
+		r := o.Result
+		one := oneRun{RunID: o.RunID, RunDir: dir, Verdict: r.Verdict, Reward: r.Reward, TerminationReason: r.TerminationReason, ToolCalls: r.ToolCalls, Violations: r.Violations}
+		if one.Violations == nil {
+			one.Violations = []string{}
+		}
+		sum.Each = append(sum.Each, one)
+		if r.Passed {
+			sum.Passed++
+		}
+		if len(r.Violations) > 0 {
+			sum.Violations.Runs++
+			for _, l := range r.Violations {
+				labels[l] = true
+			}
+		}
+		if first == nil {
+			first = o
+			sum.Reward = rewardStats{Best: r.Reward, Worst: r.Reward}
+		} else {
+			sum.Reward.Best = math.Max(sum.Reward.Best, r.Reward)
+			sum.Reward.Worst = math.Min(sum.Reward.Worst, r.Reward)
+			if sum.Divergence == nil {
+				sum.Divergence = diverges(i, first, o)
+				sum.Identical = sum.Divergence == nil
+			}
+		}
+		sum.Reward.Mean += r.Reward
+		if text {
+			fmt.Fprintf(c.App.Writer, "  run %d  %s · reward %s · %d tool calls, %d errors · %s · %s\n",
+				i, verdictText(st, r.Verdict), formatReward(r.Reward), r.ToolCalls, r.ToolErrors, r.TerminationReason, dir)
+			if r.Error != nil {
+				fmt.Fprintf(c.App.Writer, "         %s %s\n", st.Bad("error:"), *r.Error)
+			}
+		}
+	}
+	sum.Reward.Mean = math.Round(sum.Reward.Mean/float64(n)*1e4) / 1e4
+	for l := range labels {
+		sum.Violations.Labels = append(sum.Violations.Labels, l)
+	}
+	sort.Strings(sum.Violations.Labels)
+	if text {
+		printRepeated(c.App.Writer, st, sum)
+	} else if err := writeJSON(c.App.Writer, sum); err != nil {
+		return err
+	}
+	if sum.Passed < n {
+		return exitCode(ExitChanged)
+	}
+	return nil
+}
+
+// diverges says where run i first differs from run 1, or nil.
+func diverges(i int, first, o *runner.Outcome) *oracle.Divergence {
+	a := baseline.Entry{Result: first.Artifacts.Result, StateDiff: first.Artifacts.StateDiff}
+	b := baseline.Entry{Result: o.Artifacts.Result, StateDiff: o.Artifacts.StateDiff}
+	for _, name := range baseline.Files {
+		if d := oracle.DiffFile(name, a.File(name), b.File(name)); d != nil {
+			return &oracle.Divergence{Run: i, Diff: d}
+		}
+	}
+	return nil
+}
+
+func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
+	passed := fmt.Sprintf("%d of %d runs", s.Passed, s.Runs)
+	if s.Passed == s.Runs {
+		passed = st.Good(passed)
+	} else {
+		passed = st.Bad(passed)
+	}
+	fmt.Fprintf(w, "passed: %s\n", passed)
+	fmt.Fprintf(w, "reward: mean %s, best %s, worst %s\n", formatReward(s.Reward.Mean), formatReward(s.Reward.Best), formatReward(s.Reward.Worst))
+	v := fmt.Sprintf("violations: %d of %d runs had a confirmed forbidden effect", s.Violations.Runs, s.Runs)
+	if s.Violations.Runs > 0 {
+		v = st.Bad(v) + " (" + strings.Join(s.Violations.Labels, "; ") + ")"
+	}
+	fmt.Fprintln(w, v)
+	switch {
+	case s.Identical:
+		fmt.Fprintf(w, "identical: yes, result.json and state-diff.json were byte-identical across the %d runs\n", s.Runs)
+	default:
+		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), s.Divergence)
+	}
+}

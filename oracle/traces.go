@@ -1,0 +1,229 @@
+package oracle
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/runner"
+)
+
+// TracesDir holds the recorded traces that are regression cases, relative
+// to the project root: .silo/traces/<env>/<agent>/<TASK>.trace.jsonl (or
+// <TASK>.trace.json, a JSON array of events as the original runner wrote).
+// The path is the case: each such file is a case (env, agent, task) whose
+// agent replays the trace, frozen and checked like any other. Committing
+// the file registers the case; deleting it retires the case, whose
+// baselines then show as obsolete.
+const TracesDir = ".silo/traces"
+
+// Trace file suffixes, by format.
+const (
+	TraceLinesSuffix = ".trace.jsonl"
+	TraceArraySuffix = ".trace.json"
+)
+
+// TraceCases returns the selected replay cases of the project at
+// projectDir, one per file under TracesDir, sorted by key. A selected file
+// whose environment or task does not exist is an error naming the file.
+func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Case, error) {
+	root := filepath.Join(projectDir, TracesDir)
+	var cases []Case
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == root {
+				return filepath.SkipAll
+			}
+			return fmt.Errorf("replay cases: %w", err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if d.IsDir() || len(parts) != 3 {
+			return nil
+		}
+		task, ok := traceTask(parts[2])
+		if !ok {
+			return nil
+		}
+		k := baseline.Key{Env: parts[0], Agent: parts[1], Task: task}
+		if k.Check() != nil || !sel.Selects(k) {
+			return nil
+		}
+		e := findEnv(envs, k.Env)
+		if e == nil {
+			return fmt.Errorf("replay case %s: no environment %s; delete the trace or add the environment", path, k.Env)
+		}
+		t, err := findTask(e, k.Task)
+		if err != nil {
+			return fmt.Errorf("replay case %s: %w; delete the trace or restore the task", path, err)
+		}
+		cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: "replay:" + path})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	SortCases(cases)
+	return cases, nil
+}
+
+// traceTask returns the task of a trace file's name.
+func traceTask(name string) (string, bool) {
+	for _, suffix := range []string{TraceLinesSuffix, TraceArraySuffix} {
+		if task, ok := strings.CutSuffix(name, suffix); ok && task != "" {
+			return task, true
+		}
+	}
+	return "", false
+}
+
+// ImportTrace copies the trace at path into the project at projectDir as a
+// replay case and returns its key. The environment and task are the ones
+// the trace's run_start names; envName and taskID, when not empty, must
+// agree with them, and they are needed for a trace without run_start. The
+// case's agent is ReplayName(path). Importing the same trace again changes
+// nothing; a different trace under the same key is an error.
+func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return baseline.Key{}, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
+	}
+	rec, err := runner.ParseTrace(path, data)
+	if err != nil {
+		return baseline.Key{}, err
+	}
+	pick := func(what, flag, recorded, given string) (string, error) {
+		switch {
+		case recorded != "" && given != "" && recorded != given:
+			return "", fmt.Errorf("replay %s: the trace is of %s %s, not %s; drop %s or give the matching trace", path, what, recorded, given, flag)
+		case recorded != "":
+			return recorded, nil
+		case given != "":
+			return given, nil
+		}
+		return "", fmt.Errorf("replay %s: the trace names no %s (it has no run_start event); name it with %s", path, what, flag)
+	}
+	var k baseline.Key
+	if k.Env, err = pick("environment", "--env", rec.Environment, envName); err != nil {
+		return k, err
+	}
+	if k.Task, err = pick("task", "--task", rec.Task, taskID); err != nil {
+		return k, err
+	}
+	k.Agent = ReplayName(path)
+	if err := k.Check(); err != nil {
+		return k, fmt.Errorf("replay %s: %w", path, err)
+	}
+	e := findEnv(envs, k.Env)
+	if e == nil {
+		return k, fmt.Errorf("replay %s: no environment %s; give the trace of a rollout of a built-in environment", path, k.Env)
+	}
+	if _, err := findTask(e, k.Task); err != nil {
+		return k, fmt.Errorf("replay %s: %w", path, err)
+	}
+	suffix := TraceLinesSuffix
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("[")) {
+		suffix = TraceArraySuffix
+	}
+	dir := filepath.Join(projectDir, TracesDir, k.Env, k.Agent)
+	dest := filepath.Join(dir, k.Task+suffix)
+	for _, other := range []string{TraceLinesSuffix, TraceArraySuffix} {
+		existing, err := os.ReadFile(filepath.Join(dir, k.Task+other))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return k, fmt.Errorf("replay %s: %w", path, err)
+		case other == suffix && bytes.Equal(existing, data):
+			return k, nil
+		default:
+			return k, fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
+		}
+	}
+	if err := writeFileAtomic(dest, data); err != nil {
+		return k, fmt.Errorf("replay %s: %w", path, err)
+	}
+	return k, nil
+}
+
+// ReplayName is the agent name of a replay case made from the trace at
+// path: "replay-" and the file's name without its extensions, or for a file
+// called trace.jsonl (a run folder's), the folder's name, which is the run
+// id. Characters other than letters, digits, '.', '_' and '-' become '-'.
+func ReplayName(path string) string {
+	base := filepath.Base(path)
+	for _, ext := range []string{".jsonl", ".json", ".tool-events", ".trace"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	if base == "trace" || base == "" {
+		if parent := filepath.Base(filepath.Dir(path)); parent != "." && parent != string(filepath.Separator) {
+			base = parent
+		}
+	}
+	b := []byte(base)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			b[i] = '-'
+		}
+	}
+	return "replay-" + strings.Trim(string(b), ".")
+}
+
+func findEnv(envs []env.Environment, name string) env.Environment {
+	for _, e := range envs {
+		if e.Name() == name {
+			return e
+		}
+	}
+	return nil
+}
+
+func findTask(e env.Environment, id string) (env.Task, error) {
+	tasks, err := e.Tasks()
+	if err != nil {
+		return env.Task{}, err
+	}
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		if t.ID == id {
+			return t, nil
+		}
+		ids[i] = t.ID
+	}
+	sort.Strings(ids)
+	return env.Task{}, fmt.Errorf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// folder, synced and renamed into place.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
