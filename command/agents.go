@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
@@ -68,10 +69,11 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		if path == "" {
 			return sel, usageError("--agent replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
 		}
-		k, err := oracle.ImportTrace(c.String("dir"), cat.envs, path, envName, task)
+		k, stored, err := oracle.ImportTrace(c.String("dir"), cat.envs, path, envName, task)
 		if err != nil {
 			return sel, err
 		}
+		fmt.Fprintf(c.App.ErrWriter, "replay case %s: trace in %s\n", k, stored)
 		agents = append(agents, k.Agent)
 		sel.Envs = append(sel.Envs, k.Env)
 		sel.Tasks = append(sel.Tasks, k.Task)

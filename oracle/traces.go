@@ -85,19 +85,19 @@ func traceTask(name string) (string, bool) {
 }
 
 // ImportTrace copies the trace at path into the project at projectDir as a
-// replay case and returns its key. The environment and task are the ones
+// replay case and returns its key and the stored file. The environment and task are the ones
 // the trace's run_start names; envName and taskID, when not empty, must
 // agree with them, and they are needed for a trace without run_start. The
 // case's agent is ReplayName(path). Importing the same trace again changes
 // nothing; a different trace under the same key is an error.
-func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, error) {
+func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return baseline.Key{}, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
+		return baseline.Key{}, "", fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
 	rec, err := runner.ParseTrace(path, data)
 	if err != nil {
-		return baseline.Key{}, err
+		return baseline.Key{}, "", err
 	}
 	pick := func(what, flag, recorded, given string) (string, error) {
 		switch {
@@ -112,21 +112,21 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	}
 	var k baseline.Key
 	if k.Env, err = pick("environment", "--env", rec.Environment, envName); err != nil {
-		return k, err
+		return k, "", err
 	}
 	if k.Task, err = pick("task", "--task", rec.Task, taskID); err != nil {
-		return k, err
+		return k, "", err
 	}
 	k.Agent = ReplayName(path)
 	if err := k.Check(); err != nil {
-		return k, fmt.Errorf("replay %s: %w", path, err)
+		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	e := findEnv(envs, k.Env)
 	if e == nil {
-		return k, fmt.Errorf("replay %s: no environment %s; give the trace of a rollout of a built-in environment", path, k.Env)
+		return k, "", fmt.Errorf("replay %s: no environment %s; give the trace of a rollout of a built-in environment", path, k.Env)
 	}
 	if _, err := findTask(e, k.Task); err != nil {
-		return k, fmt.Errorf("replay %s: %w", path, err)
+		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	suffix := TraceLinesSuffix
 	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("[")) {
@@ -139,17 +139,17 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			return k, fmt.Errorf("replay %s: %w", path, err)
+			return k, "", fmt.Errorf("replay %s: %w", path, err)
 		case other == suffix && bytes.Equal(existing, data):
-			return k, nil
+			return k, dest, nil
 		default:
-			return k, fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
+			return k, "", fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
 		}
 	}
 	if err := writeFileAtomic(dest, data); err != nil {
-		return k, fmt.Errorf("replay %s: %w", path, err)
+		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
-	return k, nil
+	return k, dest, nil
 }
 
 // ReplayName is the agent name of a replay case made from the trace at

@@ -41,7 +41,7 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	envs := []env.Environment{e}
 	trace := solverTrace(t, e, "TASK-002", filepath.Join(project, runner.RunsDir))
 
-	k, err := ImportTrace(project, envs, trace, "", "")
+	k, stored, err := ImportTrace(project, envs, trace, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,12 +50,14 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	if k != want {
 		t.Fatalf("key = %v, want %v", k, want)
 	}
-	stored := filepath.Join(project, TracesDir, "ledger", k.Agent, "TASK-002.trace.jsonl")
+	if want := filepath.Join(project, TracesDir, "ledger", k.Agent, "TASK-002.trace.jsonl"); stored != want {
+		t.Errorf("stored in %s, want %s", stored, want)
+	}
 	if b, err := os.ReadFile(stored); err != nil || !strings.Contains(string(b), `"type":"tool_call"`) {
 		t.Fatalf("stored trace %s: %v", stored, err)
 	}
 	// importing the same trace again is a no-op
-	if k2, err := ImportTrace(project, envs, trace, "ledger", "TASK-002"); err != nil || k2 != k {
+	if k2, _, err := ImportTrace(project, envs, trace, "ledger", "TASK-002"); err != nil || k2 != k {
 		t.Fatalf("second import: %v, %v", k2, err)
 	}
 
@@ -122,20 +124,20 @@ func TestImportTraceErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ImportTrace(project, envs, tt.path, tt.env, tt.task)
+			_, _, err := ImportTrace(project, envs, tt.path, tt.env, tt.task)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want %q", err, tt.want)
 			}
 		})
 	}
 	// a trace without run_start is fine with --env and --task
-	k, err := ImportTrace(project, envs, bare, "ledger", "TASK-001")
+	k, _, err := ImportTrace(project, envs, bare, "ledger", "TASK-001")
 	if err != nil || k.Agent != "replay-bare" {
 		t.Fatalf("import: %v, %v", k, err)
 	}
 	// a different trace under the same name is refused
 	write("bare.jsonl", `{"type":"tool_call","tool":"charge","input":{"id":"A-1","amount":1}}`)
-	if _, err := ImportTrace(project, envs, bare, "ledger", "TASK-001"); err == nil || !strings.Contains(err.Error(), "a different trace is already the case ledger/replay-bare/TASK-001") {
+	if _, _, err := ImportTrace(project, envs, bare, "ledger", "TASK-001"); err == nil || !strings.Contains(err.Error(), "a different trace is already the case ledger/replay-bare/TASK-001") {
 		t.Errorf("error = %v", err)
 	}
 	// a trace of a task that no longer exists is an error of check

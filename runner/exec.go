@@ -76,6 +76,7 @@ type process struct {
 	unwatch     func() bool   // stops the cancellation watch of stdin
 	deadlineSet chan struct{} // closed when the watch has run
 
+	partial  bool // the last write to stdin stopped inside a line
 	finished bool
 	killed   bool // the runner killed the leader
 }
@@ -202,9 +203,14 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 	}
 }
 
-// send writes one line to the agent's stdin.
+// send writes one line to the agent's stdin. A write cut short (by the
+// cancellation deadline) leaves half a line, which the next line ends.
 func (p *process) send(b []byte) error {
-	_, err := p.stdin.Write(b)
+	if p.partial {
+		b = append([]byte{'\n'}, b...)
+	}
+	n, err := p.stdin.Write(b)
+	p.partial = err != nil && n > 0 && n < len(b)
 	return err
 }
 
