@@ -134,4 +134,3 @@ func resolve(v any, pointer string) (any, bool) {
 	}
 	return v, true
 }
-
