@@ -76,7 +76,8 @@ type process struct {
 	unwatch     func() bool   // stops the cancellation watch of stdin
 	deadlineSet chan struct{} // closed when the watch has run
 
-	partial  bool // the last write to stdin stopped inside a line
+	partial  bool  // the last write to stdin stopped inside a line
+	writeErr error // a write to stdin failed: the agent no longer reads it
 	finished bool
 	killed   bool // the runner killed the leader
 }
@@ -162,14 +163,35 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 	if err != nil {
 		return nil, err
 	}
-	if err := p.send(start); err != nil {
-		return nil, p.writeFailed(ctx, err)
+	// When a write fails, the agent no longer reads its stdin, but it may
+	// have written its messages (an output, say) and exited: read them
+	// for a grace period before calling it a failure.
+	var (
+		writeFailed <-chan time.Time
+		timer       *time.Timer
+	)
+	failed := func(err error) {
+		if timer == nil {
+			p.writeErr = err
+			timer = time.NewTimer(p.cfg.Grace)
+			writeFailed = timer.C
+		}
+	}
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	if err := p.send(start); err != nil && ctx.Err() == nil {
+		failed(err)
 	}
 	exited := p.exited
 	for {
 		select {
 		case <-ctx.Done():
 			return nil, p.stop(ctx)
+		case <-writeFailed:
+			return nil, p.writeFailed(ctx, p.writeErr)
 		case <-exited:
 			// The leader is gone. Kill what it left behind, so that stdout
 			// closes, and read what it wrote before it went.
@@ -192,12 +214,16 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 			case "output":
 				return m.output(), p.afterOutput()
 			}
+			if p.writeErr != nil {
+				// the result could not reach the agent
+				return nil, p.writeFailed(ctx, p.writeErr)
+			}
 			r := in.Call(ctx, m.Tool, m.input())
 			if err := p.send(resultLine(m.ID, r)); err != nil {
 				if ctx.Err() != nil {
 					return nil, p.stop(ctx)
 				}
-				return nil, p.writeFailed(ctx, err)
+				failed(err)
 			}
 		}
 	}
@@ -264,7 +290,11 @@ func (p *process) writeFailed(ctx context.Context, err error) error {
 	p.awaitExit()
 	p.finish()
 	if p.killed {
-		return fmt.Errorf("cannot write to the agent's stdin (%v); an agent reads its stdin until it ends%s", err, p.stderrNote())
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // not the pipe's name
+		}
+		return fmt.Errorf("cannot write to the agent's stdin: %v; an agent reads its stdin until the rollout ends%s", err, p.stderrNote())
 	}
 	return fmt.Errorf("the agent process %s before sending output%s", p.exitText(), p.stderrNote())
 }

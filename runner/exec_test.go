@@ -118,11 +118,13 @@ func TestExecAgentErrors(t *testing.T) {
 		{"crash", `read s; kill -SEGV $$`, `the agent process was killed by signal segmentation fault before sending output`},
 		{"exit 4 after output", `read s; echo '{"type":"output","output":"x"}'; exit 4`, `the agent process exited with status 4 after sending its output`},
 		{"command not found", `/nonexistent/agent-binary`, `exited with status 127 before sending output; stderr: `},
+		{"garbage without reading stdin", `echo hello`, `line 1 is not JSON`},
+		{"call to a closed stdin", `exec 0<&-; echo '` + call + `'; sleep 300`, `cannot write to the agent's stdin: broken pipe; an agent reads its stdin until the rollout ends; its stderr was empty`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			o := execRun(t, ExecConfig{Command: tt.script}, Config{})
+			o := execRun(t, ExecConfig{Command: tt.script, Grace: 200 * time.Millisecond}, Config{})
 			if o.Result.TerminationReason != AgentError {
 				t.Fatalf("termination = %s, error %q", o.Result.TerminationReason, errorText(o.Result))
 			}
@@ -210,6 +212,7 @@ func TestExecAgentLeftovers(t *testing.T) {
 		"lingers":             `read s; ` + out + `; echo $$ > pgid; sleep 300`,
 		"child holds stdout":  `read s; sleep 300 & echo $$ > pgid; ` + out,
 		"no trailing newline": `read s; echo $$ > pgid; printf '{"type":"output","output":"done"}'`,
+		"never reads stdin":   `echo $$ > pgid; ` + out,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
