@@ -18,6 +18,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) != "" {
+		os.Exit(command.Main(os.Args[1:], testEnvironments))
+	}
 	testscript.Main(m, map[string]func(){
 		"oracle": func() { os.Exit(command.Main(os.Args, testEnvironments)) },
 	})
