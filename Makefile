@@ -1,5 +1,7 @@
 .PHONY: test vet unit bench fuzz
 
+FUZZTIME ?= 60s
+
 test: vet unit
 
 vet:
@@ -10,3 +12,13 @@ unit:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+# fuzz runs every fuzz target for FUZZTIME each. Seed corpora and any
+# failing inputs found live in testdata/fuzz and run with every go test.
+fuzz:
+	@for pkg in $$(go list ./...); do \
+		for target in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$target"; \
+			go test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg || exit 1; \
+		done; \
+	done

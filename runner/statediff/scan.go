@@ -3,6 +3,7 @@ package statediff
 import (
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // A small scanner over JSON text already known to be valid: it splits
@@ -75,9 +76,10 @@ func skipValue(b []byte, i int) (int, error) {
 	return j, nil
 }
 
-// decodeKey returns the string value of the JSON string b.
+// decodeKey returns the string value of the JSON string b. Invalid UTF-8
+// is replaced as encoding/json replaces it.
 func decodeKey(b []byte, escaped bool) (string, error) {
-	if !escaped {
+	if !escaped && utf8.Valid(b) {
 		return string(b[1 : len(b)-1]), nil
 	}
 	var s string
