@@ -122,7 +122,16 @@ func TestScripts(t *testing.T) {
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			e.Setenv("SILO_REF", referenceDir())
 			return nil
+		},
+		// [reference] holds when the original runner's artifacts are at hand.
+		Condition: func(cond string) (bool, error) {
+			if cond != "reference" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := os.Stat(referenceDir())
+			return err == nil, nil
 		},
 	})
 }
@@ -157,4 +166,11 @@ func copyBaselines(from, to string) error {
 		err = fmt.Errorf("no baselines under %s", from)
 	}
 	return err
+}
+
+// referenceDir is where the original TypeScript runner's artifacts are kept
+// beside the repository, when they are.
+func referenceDir() string {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "silo"))
+	return dir
 }
