@@ -10,3 +10,8 @@ unit:
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzNumbersIn$$' -fuzztime 30s ./env
+	go test -run '^$$' -fuzz '^FuzzStatesNumber$$' -fuzztime 30s ./env
+	go test -run '^$$' -fuzz '^FuzzNames$$' -fuzztime 30s ./env
