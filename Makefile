@@ -1,5 +1,7 @@
 .PHONY: test vet unit bench fuzz
 
+FUZZTIME ?= 60s
+
 test: vet unit
 
 vet:
@@ -7,11 +9,17 @@ vet:
 
 unit:
 	go test -race ./...
+	go test -count=1 -run 'TestKilledRecord' ./cmd/oracle
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
 
+# fuzz runs every fuzz target for FUZZTIME each. Seed corpora and any
+# failing inputs found live in testdata/fuzz and run with every go test.
 fuzz:
-	go test -run '^$$' -fuzz '^FuzzNumbersIn$$' -fuzztime 30s ./env
-	go test -run '^$$' -fuzz '^FuzzStatesNumber$$' -fuzztime 30s ./env
-	go test -run '^$$' -fuzz '^FuzzNames$$' -fuzztime 30s ./env
+	@for pkg in $$(go list ./...); do \
+		for target in $$(go test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "== $$pkg $$target"; \
+			go test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg || exit 1; \
+		done; \
+	done

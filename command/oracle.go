@@ -121,7 +121,7 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				store := baseline.Open(c.String("dir"))
+				store := baseline.Open(projectDir(c))
 				if res, err = oracle.Check(c.Context, store, cases, sel, opts); err != nil {
 					return err
 				}
@@ -190,7 +190,7 @@ func recordCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			store := baseline.Open(c.String("dir"))
+			store := baseline.Open(projectDir(c))
 			rep, err := oracle.Record(c.Context, store, cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
 			if err != nil {
 				return err

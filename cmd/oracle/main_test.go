@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,21 +16,37 @@ import (
 	"github.com/agent-oracle/oracle/command"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures"
+	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) != "" {
+		os.Exit(command.Main(os.Args[1:], testEnvironments))
+	}
 	testscript.Main(m, map[string]func(){
 		"oracle": func() { os.Exit(command.Main(os.Args, testEnvironments)) },
 	})
 }
 
 // testEnvironments are the built-in environments, plus a nondeterministic
-// one when ORACLE_TEST_FLAKY is set.
+// one when ORACLE_TEST_FLAKY is set; ORACLE_MUTANT=NAME replaces crm by the
+// crm mutant of that name.
 func testEnvironments() ([]env.Environment, error) {
 	envs, err := fixtures.All()
 	if err != nil {
 		return nil, err
+	}
+	if name := os.Getenv("ORACLE_MUTANT"); name != "" {
+		mutant, err := crm.NewMutant(name)
+		if err != nil {
+			return nil, err
+		}
+		for i := range envs {
+			if envs[i].Name() == mutant.Name() {
+				envs[i] = mutant
+			}
+		}
 	}
 	if os.Getenv("ORACLE_TEST_FLAKY") != "" {
 		flaky, err := flakyEnvironment()
@@ -72,9 +90,21 @@ func flakyEnvironment() (env.Environment, error) {
 }
 
 func TestScripts(t *testing.T) {
+	committed, err := filepath.Abs(filepath.Join("..", "..", ".silo", "baselines"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// baselines copies the repository's committed baselines into the
+			// script's .silo/baselines.
+			"baselines": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 0 {
+					ts.Fatalf("usage: baselines")
+				}
+				ts.Check(copyBaselines(committed, ts.MkAbs(filepath.Join(".silo", "baselines"))))
+			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {
@@ -92,10 +122,55 @@ func TestScripts(t *testing.T) {
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			e.Setenv("SILO_REF", referenceDir())
 			return nil
+		},
+		// [reference] holds when the original runner's artifacts are at hand.
+		Condition: func(cond string) (bool, error) {
+			if cond != "reference" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := os.Stat(referenceDir())
+			return err == nil, nil
 		},
 	})
 }
 
 // unquote turns \n in a script argument into a newline.
 func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
+
+// copyBaselines copies the baseline files (*.json) under from into to,
+// keeping their paths; it leaves anything else, such as a writer's lock.
+func copyBaselines(from, to string) error {
+	copied := 0
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		copied++
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err == nil && copied == 0 {
+		err = fmt.Errorf("no baselines under %s", from)
+	}
+	return err
+}
+
+// referenceDir is where the original TypeScript runner's artifacts are kept
+// beside the repository, when they are.
+func referenceDir() string {
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "reference", "silo"))
+	return dir
+}

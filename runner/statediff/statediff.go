@@ -120,14 +120,14 @@ func Compute(before, after []byte) (*Diff, error) {
 func (d *Diff) Marshal() ([]byte, error) { return canon.Marshal(d) }
 
 func topLevel(data []byte) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("not a JSON object")
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
+	if !json.Valid(data) {
+		var v any
+		return nil, json.Unmarshal(data, &v)
 	}
-	return m, nil
+	return objectMap(data)
 }
 
 func unionKeys[V any](a, b map[string]V) []string {
@@ -153,38 +153,25 @@ func members(v json.RawMessage) (map[string]json.RawMessage, bool) {
 	}
 	switch t[0] {
 	case '{':
-		var m map[string]json.RawMessage
-		if json.Unmarshal(t, &m) != nil {
-			return nil, false
-		}
-		return m, true
+		m, err := objectMap(t)
+		return m, err == nil
 	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(t, &items) != nil {
-			return nil, false
-		}
-		m := make(map[string]json.RawMessage, len(items))
-		for _, item := range items {
-			it := bytes.TrimSpace(item)
-			if len(it) == 0 || it[0] != '{' {
-				return nil, false
+		m := map[string]json.RawMessage{}
+		err := eachItem(t, func(item []byte) error {
+			if item[0] != '{' {
+				return errScan
 			}
-			var probe struct {
-				ID *json.RawMessage `json:"id"`
-			}
-			if json.Unmarshal(it, &probe) != nil || probe.ID == nil {
-				return nil, false
-			}
-			var id string
-			if json.Unmarshal(*probe.ID, &id) != nil {
-				return nil, false
+			id, ok := stringID(item)
+			if !ok {
+				return errScan
 			}
 			if _, dup := m[id]; dup {
-				return nil, false
+				return errScan
 			}
-			m[id] = it
-		}
-		return m, true
+			m[id] = item
+			return nil
+		})
+		return m, err == nil
 	}
 	return nil, false
 }
@@ -234,11 +221,12 @@ func diffValues(out *[]Change, path string, a, b json.RawMessage, aok, bok bool)
 	ka, kb := kindOf(a), kindOf(b)
 	switch {
 	case ka == '{' && kb == '{':
-		var ma, mb map[string]json.RawMessage
-		if err := json.Unmarshal(a, &ma); err != nil {
+		ma, err := objectMap(a)
+		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(b, &mb); err != nil {
+		mb, err := objectMap(b)
+		if err != nil {
 			return err
 		}
 		for _, k := range unionKeys(ma, mb) {
@@ -250,11 +238,12 @@ func diffValues(out *[]Change, path string, a, b json.RawMessage, aok, bok bool)
 		}
 		return nil
 	case ka == '[' && kb == '[':
-		var la, lb []json.RawMessage
-		if err := json.Unmarshal(a, &la); err != nil {
+		la, err := arrayItems(a)
+		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(b, &lb); err != nil {
+		lb, err := arrayItems(b)
+		if err != nil {
 			return err
 		}
 		for i := 0; i < max(len(la), len(lb)); i++ {
@@ -306,4 +295,13 @@ func canonical(v json.RawMessage, present bool) json.RawMessage {
 // escape encodes a key as a JSON Pointer reference token (RFC 6901).
 func escape(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+}
+
+func arrayItems(b []byte) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	err := eachItem(b, func(item []byte) error {
+		out = append(out, item)
+		return nil
+	})
+	return out, err
 }
