@@ -254,3 +254,21 @@ func scaleAfter(r []rune, i *int) float64 {
 	*i = k
 	return factor
 }
+
+// hedgeWords are the words that offer an alternative answer.
+var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "perhaps": true, "possibly": true, "probably": true, "alternatively": true}
+
+// Hedges reports whether text offers alternatives ("X or Y", "either",
+// "maybe", "possibly", …). A verifier that accepts an answer when it states
+// the right value somewhere must also refuse an answer that states it beside
+// a competing one: "either $479,659.50 or $969,470.00" is not an answer.
+// Combine it with the competing values the task allows, so that context
+// ("next is Oskar with 2") stays allowed.
+func Hedges(text string) bool {
+	for _, w := range fold(text) {
+		if hedgeWords[w] {
+			return true
+		}
+	}
+	return false
+}
