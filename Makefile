@@ -9,6 +9,7 @@ vet:
 
 unit:
 	go test -race ./...
+	go test -count=1 -run 'TestKilledRecord' ./cmd/oracle
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

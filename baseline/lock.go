@@ -42,9 +42,21 @@ func (s *Store) Lock() (unlock func() error, err error) {
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	s.removeTemporaries()
 	return func() error {
 		_ = f.Truncate(0)
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		return f.Close()
 	}, nil
+}
+
+// removeTemporaries deletes temporary files a killed writer left behind.
+// Only the lock holder calls it, so no write is under way.
+func (s *Store) removeTemporaries() {
+	_ = filepath.WalkDir(s.Root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp-") {
+			os.Remove(path)
+		}
+		return nil
+	})
 }

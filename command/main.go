@@ -56,7 +56,7 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 
 // App returns the command tree.
 func App(envs Environments) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:  "oracle",
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
 		Description: "oracle rolls agents through the tasks of evaluation environments, writes deterministic artifacts\n" +
@@ -65,9 +65,9 @@ func App(envs Environments) *cli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Value: ".", Usage: "project `folder` holding .silo/"},
-			&cli.BoolFlag{Name: "no-color", Usage: "never colour the output (NO_COLOR is respected too)"},
+		Flags:                commonFlags(),
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError("%v; see oracle --help", err)
 		},
 		Commands: []*cli.Command{
 			runCommand(envs),
@@ -75,8 +75,54 @@ func App(envs Environments) *cli.App {
 			checkCommand(envs),
 			diffCommand(),
 			listCommand(envs),
+			verifierCommand(envs),
 		},
 	}
+	for _, cmd := range app.Commands {
+		prepare(cmd, "oracle "+cmd.Name)
+	}
+	return app
+}
+
+// commonFlags are accepted before and after the command name.
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Value: ".", Usage: "project `folder` holding .silo/"},
+		&cli.BoolFlag{Name: "no-color", Usage: "never colour the output (NO_COLOR is respected too)"},
+	}
+}
+
+// prepare gives a command and its subcommands the common flags, no help
+// subcommand, and one-line usage errors.
+func prepare(cmd *cli.Command, path string) {
+	cmd.HideHelpCommand = true
+	cmd.Flags = append(cmd.Flags, commonFlags()...)
+	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return usageError("%v; see %s --help", err, path)
+	}
+	for _, sub := range cmd.Subcommands {
+		prepare(sub, path+" "+sub.Name)
+	}
+}
+
+// projectDir is the --dir given after the command name, or before it, or ".".
+func projectDir(c *cli.Context) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("dir") {
+			return ctx.String("dir")
+		}
+	}
+	return "."
+}
+
+// noColor reports whether --no-color was given anywhere on the line.
+func noColor(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("no-color") && ctx.Bool("no-color") {
+			return true
+		}
+	}
+	return false
 }
 
 // usageError is a mistake in the command line.

@@ -127,7 +127,7 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				store := baseline.Open(c.String("dir"))
+				store := baseline.Open(projectDir(c))
 				if res, err = oracle.Check(c.Context, store, cases, sel, opts); err != nil {
 					return err
 				}
@@ -199,7 +199,7 @@ func recordCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			store := baseline.Open(c.String("dir"))
+			store := baseline.Open(projectDir(c))
 			rep, err := oracle.Record(c.Context, store, cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
 			if err != nil {
 				return err
@@ -277,7 +277,7 @@ func diffCommand() *cli.Command {
 		Description: "Shows the semantic difference between A and B: each change as a JSON Pointer with the old and\n" +
 			"new value, grouped by file, and invisible differences (CRLF, BOM, final newline, key order) named.\n" +
 			"Reads artifacts written by the original TypeScript runner too.\n" +
-			"Exit status: 0 no difference, 1 different, 2 trouble.",
+			"Exit status: 0 no difference, 1 different, 2 trouble (a file that is not JSON is trouble).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "also compare run.json and *.jsonl files, which carry timestamps"},
 			&cli.BoolFlag{Name: "json", Usage: "print the differences as JSON"},
@@ -300,7 +300,17 @@ func diffCommand() *cli.Command {
 			} else {
 				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
-			if len(diffs) > 0 {
+			unreadable := false
+			for _, d := range diffs {
+				if d.Diff.State == "unreadable" {
+					fmt.Fprintf(c.App.ErrWriter, "error: diff: %s: %s\n", d.Path, d.Diff.Error)
+					unreadable = true
+				}
+			}
+			switch {
+			case unreadable:
+				return exitCode(ExitTrouble)
+			case len(diffs) > 0:
 				return exitCode(ExitChanged)
 			}
 			return nil

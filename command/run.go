@@ -68,7 +68,7 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := runner.WriteRun(filepath.Join(c.String("dir"), runner.RunsDir), o)
+			dir, err := runner.WriteRun(filepath.Join(projectDir(c), runner.RunsDir), o)
 			if err != nil {
 				return err
 			}

@@ -18,7 +18,7 @@ type style struct {
 }
 
 func newStyle(c *cli.Context, w io.Writer) *style {
-	on := !c.Bool("no-color") && os.Getenv("NO_COLOR") == "" && isTerminal(w)
+	on := !noColor(c) && os.Getenv("NO_COLOR") == "" && isTerminal(w)
 	s := &style{on: on,
 		good: color.New(color.FgGreen), bad: color.New(color.FgRed), warn: color.New(color.FgYellow),
 		dim: color.New(color.Faint), bold: color.New(color.Bold), hi: color.New(color.FgCyan),

@@ -18,6 +18,8 @@ type Environment interface {
 	Tasks() ([]Task, error)
 	// Verifiers returns the registered verifiers, sorted by id.
 	Verifiers() []VerifierInfo
+	// Verifier returns the verifier with that id.
+	Verifier(id string) (VerifierInfo, bool)
 	// Tools returns the specs of the environment's tools, in definition order.
 	Tools() []ToolSpec
 	// Agents returns the names of the Go agents built into the environment,
@@ -78,6 +80,9 @@ type Definition[S any] struct {
 	Regression []string
 	// MaxOutputBytes bounds one tool output's JSON; 0 means DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Candidates optionally holds candidates/<TASK>.json, the labelled
+	// rollouts that test the verifiers (see CandidateSource); nil means none.
+	Candidates fs.FS
 }
 
 // New checks a definition and returns the environment it describes.
@@ -166,6 +171,14 @@ func (e *environment[S]) Verifiers() []VerifierInfo {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+func (e *environment[S]) Verifier(id string) (VerifierInfo, bool) {
+	v, ok := e.verifiers[id]
+	if !ok {
+		return VerifierInfo{}, false
+	}
+	return VerifierInfo{ID: v.ID, TaskID: v.TaskID, Name: v.Name}, true
 }
 
 func (e *environment[S]) Agents() []string {

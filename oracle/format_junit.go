@@ -34,7 +34,7 @@ type junitCase struct {
 type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
+	Body    string `xml:",cdata"`
 }
 
 // WriteJUnit writes the report as JUnit XML, one test suite per

@@ -37,6 +37,8 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		switch {
 		case c.Label != "":
 			note = fmt.Sprintf("**%s** (%s → %s)", c.Label, c.OldVerdict, c.NewVerdict)
+		case c.Status == Changed && c.OldVerdict != "":
+			note = "verdict " + c.NewVerdict + ", as before"
 		case c.Status == Missing:
 			note = "no baseline: run `oracle record`"
 		case c.Status == Obsolete:

@@ -176,5 +176,5 @@ func WritePathDiffs(w io.Writer, diffs []PathDiff, c Colors) {
 		fmt.Fprintln(w, "no difference")
 		return
 	}
-	fmt.Fprintf(w, "\n%d %s differ\n", len(diffs), plural(len(diffs), "file", "files"))
+	fmt.Fprintf(w, "\n%d %s\n", len(diffs), plural(len(diffs), "file differs", "files differ"))
 }

@@ -17,8 +17,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ledger is a small world for the oracle's tests: accounts with balances and
-// a fee rate, where a tool and the verifier share one helper (fee).
+// ledger is a small world for the oracle's tests: up to ten accounts with
+// balances and a fee rate, where a tool and the verifier share one helper
+// (fee). Task i charges account A-((i-1)%10+1).
 type ledger struct {
 	Rate     float64   `json:"rate"`
 	Accounts []account `json:"accounts"`
@@ -51,8 +52,8 @@ func newLedger(t testing.TB, o ledgerOpts) env.Environment {
 	for i := 1; i <= o.tasks; i++ {
 		id := fmt.Sprintf("TASK-%03d", i)
 		files["tasks/"+id+".json"] = &fstest.MapFile{Data: []byte(fmt.Sprintf(
-			`{"id":%q,"title":"Charge A-%d","instruction":"Charge the fee on 100 to A-%d.","verifierId":"VER-%03d"}`, id, i, i, i))}
-		acct := fmt.Sprintf("A-%d", i)
+			`{"id":%q,"title":"Charge A-%d","instruction":"Charge the fee on 100 to A-%d.","verifierId":"VER-%03d"}`, id, (i-1)%10+1, (i-1)%10+1, i))}
+		acct := fmt.Sprintf("A-%d", (i-1)%10+1)
 		verifiers = append(verifiers, env.Verifier[ledger]{ID: fmt.Sprintf("VER-%03d", i), TaskID: id, Name: "fee charged",
 			Check: func(final, initial *ledger, c env.VerifyContext) []env.CheckResult {
 				var before, after float64
@@ -82,7 +83,7 @@ func newLedger(t testing.TB, o ledgerOpts) env.Environment {
 		TaskFiles: files,
 		NewState: func(env.Task) (*ledger, error) {
 			s := &ledger{Rate: 0.1}
-			for i := 1; i <= o.tasks; i++ {
+			for i := 1; i <= min(o.tasks, 10); i++ {
 				s.Accounts = append(s.Accounts, account{ID: fmt.Sprintf("A-%d", i), Balance: 1000})
 			}
 			if o.flaky {

@@ -369,12 +369,8 @@ func outputText(out json.RawMessage) string {
 }
 
 func verifierName(e env.Environment, id string) string {
-	for _, v := range e.Verifiers() {
-		if v.ID == id {
-			return v.Name
-		}
-	}
-	return ""
+	v, _ := e.Verifier(id)
+	return v.Name
 }
 
 // newRunID returns run_<UTC timestamp>_<4 random base-36 characters>.
