@@ -12,20 +12,20 @@ var reservedEvents = map[string]bool{
 
 // log is AgentInput.Log: it appends an agent's event with its fields in
 // sorted key order. seq, type and at are the trace's own keys and are
-// dropped; a reserved type is recorded as agent_log with the requested type
-// in "event".
+// dropped; a reserved (or empty) type is recorded as agent_log with the
+// requested type in "event", which replaces a field of that name.
 func (t *Trace) log(typ string, fields map[string]any) {
+	reserved := reservedEvents[typ] || typ == ""
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
-		switch k {
-		case "seq", "type", "at":
+		if k == "seq" || k == "type" || k == "at" || reserved && k == "event" {
 			continue
 		}
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	list := make([]field, 0, len(keys)+1)
-	if reservedEvents[typ] || typ == "" {
+	if reserved {
 		list = append(list, f("event", typ))
 		typ = "agent_log"
 	}
