@@ -75,6 +75,7 @@ func App(envs Environments) *cli.App {
 			checkCommand(envs),
 			diffCommand(),
 			listCommand(envs),
+			verifierCommand(envs),
 		},
 	}
 	for _, cmd := range app.Commands {

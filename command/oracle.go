@@ -268,7 +268,7 @@ func diffCommand() *cli.Command {
 		Description: "Shows the semantic difference between A and B: each change as a JSON Pointer with the old and\n" +
 			"new value, grouped by file, and invisible differences (CRLF, BOM, final newline, key order) named.\n" +
 			"Reads artifacts written by the original TypeScript runner too.\n" +
-			"Exit status: 0 no difference, 1 different, 2 trouble.",
+			"Exit status: 0 no difference, 1 different, 2 trouble (a file that is not JSON is trouble).",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "also compare run.json and *.jsonl files, which carry timestamps"},
 			&cli.BoolFlag{Name: "json", Usage: "print the differences as JSON"},
@@ -291,7 +291,17 @@ func diffCommand() *cli.Command {
 			} else {
 				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
-			if len(diffs) > 0 {
+			unreadable := false
+			for _, d := range diffs {
+				if d.Diff.State == "unreadable" {
+					fmt.Fprintf(c.App.ErrWriter, "error: diff: %s: %s\n", d.Path, d.Diff.Error)
+					unreadable = true
+				}
+			}
+			switch {
+			case unreadable:
+				return exitCode(ExitTrouble)
+			case len(diffs) > 0:
 				return exitCode(ExitChanged)
 			}
 			return nil

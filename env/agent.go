@@ -3,6 +3,7 @@ package env
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Agent rolls through one task: it reads the instruction, calls tools, and
@@ -59,4 +60,27 @@ func StopReason(err error) string {
 		return string(s)
 	}
 	return ""
+}
+
+// CallInto calls a tool and decodes its output into out (skipped when out is
+// nil). It returns ctx's error once ctx is done, and a tool's error result as
+// an error, so a Go agent can write its plan as straight-line code.
+func (in AgentInput) CallInto(ctx context.Context, tool string, input, out any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if input == nil {
+		input = map[string]any{}
+	}
+	r := in.Call(ctx, tool, input)
+	if r.IsError {
+		return fmt.Errorf("%s: %s", tool, r.Output)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := r.Decode(out); err != nil {
+		return fmt.Errorf("%s: decode output: %w", tool, err)
+	}
+	return nil
 }

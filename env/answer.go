@@ -9,46 +9,46 @@ import (
 
 // NumbersIn returns every number stated in a free-text answer, generous about
 // formatting: currency symbols, thousands separators ("507,500", "507 500"
-// is two numbers), decimals, signs, percentages and the scale words
-// k/thousand, m/million, bn/billion ("$1.2M" is 1200000). A minus sign counts
-// only where it starts a number, so "2026-06-30" is 2026, 6 and 30.
+// is two numbers), decimals (".5" is 0.5), signs, percentages and the scale
+// words k/thousand, m/million, bn/billion ("$1.2M" is 1200000). A minus sign
+// counts only where it starts a number, so "2026-06-30" is 2026, 6 and 30,
+// and digits inside a word or an id ("OPP-005", "Q3", "[DOC-2]") are not
+// numbers. Only ASCII digits are read. Every result is finite.
 func NumbersIn(text string) []float64 {
 	r := []rune(text)
 	var out []float64
 	for i := 0; i < len(r); {
-		if !unicode.IsDigit(r[i]) {
+		if !isDigit(r[i]) {
 			i++
 			continue
 		}
 		idLike := i > 1 && r[i-1] == '-' && unicode.IsLetter(r[i-2]) // OPP-005
 		if idLike || i > 0 && isWordRune(r[i-1]) && !isCurrencyLetter(r, i-1) {
 			// a digit inside a word or id (OPP-005, A4): skip the whole token
-			for i < len(r) && (isWordRune(r[i]) || r[i] == '.' && i+1 < len(r) && unicode.IsDigit(r[i+1])) {
+			for i < len(r) && (isWordRune(r[i]) || r[i] == '.' && i+1 < len(r) && isDigit(r[i+1])) {
 				i++
 			}
 			continue
 		}
 		start := i
 		var b strings.Builder
-		for i < len(r) {
-			c := r[i]
-			switch {
-			case unicode.IsDigit(c):
-				b.WriteRune(c)
-				i++
-			case c == ',' && groupOfThree(r, i+1):
-				i++
-			default:
-				goto intDone
-			}
-		}
-	intDone:
-		if i+1 < len(r) && r[i] == '.' && unicode.IsDigit(r[i+1]) {
-			b.WriteByte('.')
-			i++
-			for i < len(r) && unicode.IsDigit(r[i]) {
+		if leadingPoint(r, i) {
+			// ".5", "$.50": the point before the digits is a decimal point
+			start = i - 1
+			b.WriteString("0.")
+			for i < len(r) && isDigit(r[i]) {
 				b.WriteRune(r[i])
 				i++
+			}
+		} else {
+			i = readInteger(r, i, &b)
+			if i+1 < len(r) && r[i] == '.' && isDigit(r[i+1]) {
+				b.WriteByte('.')
+				i++
+				for i < len(r) && isDigit(r[i]) {
+					b.WriteRune(r[i])
+					i++
+				}
 			}
 		}
 		v, err := strconv.ParseFloat(b.String(), 64)
@@ -59,10 +59,46 @@ func NumbersIn(text string) []float64 {
 			v = -v
 		}
 		v *= scaleAfter(r, &i)
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
 		out = append(out, v)
 	}
 	return out
 }
+
+// readInteger writes the digits of the integer part starting at r[i] into b,
+// skipping thousands separators, and returns the index after it.
+func readInteger(r []rune, i int, b *strings.Builder) int {
+	for i < len(r) {
+		switch c := r[i]; {
+		case isDigit(c):
+			b.WriteRune(c)
+			i++
+		case c == ',' && groupOfThree(r, i+1):
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// leadingPoint reports whether the digits at r[i] follow a decimal point
+// that starts a number: ".5" or "$.50", but not "3.5" (read whole), "v.5"
+// or "end.5".
+func leadingPoint(r []rune, i int) bool {
+	if i == 0 || r[i-1] != '.' {
+		return false
+	}
+	if i == 1 {
+		return true
+	}
+	p := r[i-2]
+	return !isWordRune(p) && p != '.' && p != ','
+}
+
+func isDigit(c rune) bool { return c >= '0' && c <= '9' }
 
 // StatesNumber reports whether text states value anywhere, within tolerance
 // (0.01 when tolerance is 0 or less). Generous about formatting, strict about
@@ -81,7 +117,8 @@ func StatesNumber(text string, value, tolerance float64) bool {
 
 // Names reports whether text names name: the words of name appear together,
 // whole, in that order or as "Last, First", ignoring case, accents being kept,
-// and runs of white space and punctuation between words.
+// runs of white space and punctuation between words, and a possessive
+// ("Oskar Pelletier's deals" names Oskar Pelletier).
 func Names(text, name string) bool {
 	words := fold(name)
 	if len(words) == 0 {
@@ -112,10 +149,22 @@ func DoesNotName(text, name string) bool {
 	return true
 }
 
+// fold splits s into lower-case words of letters, digits and inner
+// apostrophes, typographic apostrophes read as straight ones, with a
+// possessive "'s" and stray apostrophes dropped: "O’Brien's" is "o'brien".
 func fold(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	s = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'").Replace(strings.ToLower(s))
+	words := strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
+	out := words[:0]
+	for _, w := range words {
+		w = strings.TrimSuffix(w, "'s")
+		if w = strings.Trim(w, "'"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func containsRun(hay, words []string) bool {
@@ -158,11 +207,11 @@ func groupOfThree(r []rune, i int) bool {
 		return false
 	}
 	for k := i; k < i+3; k++ {
-		if !unicode.IsDigit(r[k]) {
+		if !isDigit(r[k]) {
 			return false
 		}
 	}
-	return i+3 == len(r) || !unicode.IsDigit(r[i+3])
+	return i+3 == len(r) || !isDigit(r[i+3])
 }
 
 // negativeBefore reports whether the number starting at r[start] carries a
@@ -204,4 +253,22 @@ func scaleAfter(r []rune, i *int) float64 {
 	}
 	*i = k
 	return factor
+}
+
+// hedgeWords are the words that offer an alternative answer.
+var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "perhaps": true, "possibly": true, "probably": true, "alternatively": true}
+
+// Hedges reports whether text offers alternatives ("X or Y", "either",
+// "maybe", "possibly", …). A verifier that accepts an answer when it states
+// the right value somewhere must also refuse an answer that states it beside
+// a competing one: "either $479,659.50 or $969,470.00" is not an answer.
+// Combine it with the competing values the task allows, so that context
+// ("next is Oskar with 2") stays allowed.
+func Hedges(text string) bool {
+	for _, w := range fold(text) {
+		if hedgeWords[w] {
+			return true
+		}
+	}
+	return false
 }

@@ -10,5 +10,8 @@
 // (forbidden effects) and Covered (observation coverage); Score turns them into
 // a verdict and a reward by one fixed rule, so every environment grades alike.
 // Answer-reading helpers (NumbersIn, StatesNumber, Names) keep the parsing of
-// free-text answers in one place.
+// free-text answers in one place. An environment may carry verifier test
+// candidates, labelled scripted rollouts per task (Definition.Candidates,
+// CandidateSource), which package oracle/verifiertest plays to measure its
+// verifiers' false passes and false fails.
 package env

@@ -80,6 +80,9 @@ type Definition[S any] struct {
 	Regression []string
 	// MaxOutputBytes bounds one tool output's JSON; 0 means DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Candidates optionally holds candidates/<TASK>.json, the labelled
+	// rollouts that test the verifiers (see CandidateSource); nil means none.
+	Candidates fs.FS
 }
 
 // New checks a definition and returns the environment it describes.

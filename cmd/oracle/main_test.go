@@ -2,21 +2,16 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"testing/fstest"
 
+	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/command"
-	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/fixtures"
-	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -26,66 +21,6 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"oracle": func() { os.Exit(command.Main(os.Args, testEnvironments)) },
-	})
-}
-
-// testEnvironments are the built-in environments, plus a nondeterministic
-// one when ORACLE_TEST_FLAKY is set; ORACLE_MUTANT=NAME replaces crm by the
-// crm mutant of that name.
-func testEnvironments() ([]env.Environment, error) {
-	envs, err := fixtures.All()
-	if err != nil {
-		return nil, err
-	}
-	if name := os.Getenv("ORACLE_MUTANT"); name != "" {
-		mutant, err := crm.NewMutant(name)
-		if err != nil {
-			return nil, err
-		}
-		for i := range envs {
-			if envs[i].Name() == mutant.Name() {
-				envs[i] = mutant
-			}
-		}
-	}
-	if os.Getenv("ORACLE_TEST_FLAKY") != "" {
-		flaky, err := flakyEnvironment()
-		if err != nil {
-			return nil, err
-		}
-		envs = append(envs, flaky)
-	}
-	return envs, nil
-}
-
-type flakyState struct {
-	Draws []int `json:"draws"`
-}
-
-var draws atomic.Int64
-
-// flakyEnvironment's only tool returns a number that differs every call, as
-// an environment reading the wall clock or an unseeded random source would.
-func flakyEnvironment() (env.Environment, error) {
-	return env.New(env.Definition[flakyState]{
-		Name: "flaky",
-		TaskFiles: fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(
-			`{"id":"TASK-001","title":"Draw a number","instruction":"Draw a number.","verifierId":"VER-001"}`)}},
-		NewState: func(env.Task) (*flakyState, error) { return &flakyState{Draws: []int{}}, nil },
-		Tools: []env.Tool[flakyState]{{Name: "draw", Description: "Draws a number.", InputSchema: `{"type":"object"}`,
-			Run: func(s *flakyState, _ json.RawMessage) (any, error) {
-				n := int(draws.Add(1))
-				s.Draws = append(s.Draws, n)
-				return n, nil
-			}}},
-		Verifiers: []env.Verifier[flakyState]{{ID: "VER-001", TaskID: "TASK-001", Name: "drew",
-			Check: func(final, _ *flakyState, _ env.VerifyContext) []env.CheckResult {
-				return []env.CheckResult{env.Check("drew a number", len(final.Draws) == 1, fmt.Sprint(len(final.Draws), " draws"))}
-			}}},
-		Agents: map[string]env.Agent{"solver": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-			r := in.Call(ctx, "draw", nil)
-			return "drew " + string(r.Output), nil
-		})},
 	})
 }
 
@@ -104,6 +39,25 @@ func TestScripts(t *testing.T) {
 					ts.Fatalf("usage: baselines")
 				}
 				ts.Check(copyBaselines(committed, ts.MkAbs(filepath.Join(".silo", "baselines"))))
+			},
+			// holdlock DIR takes the baseline store's writer lock of the
+			// project at DIR until the script ends, as a running record would.
+			"holdlock": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 {
+					ts.Fatalf("usage: holdlock DIR")
+				}
+				unlock, err := baseline.Open(ts.MkAbs(args[0])).Lock()
+				ts.Check(err)
+				ts.Defer(func() { unlock() })
+			},
+			// deep N FILE writes a JSON array nested N deep.
+			"deep": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: deep N FILE")
+				}
+				n, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Repeat("[", n)+strings.Repeat("]", n)+"\n"), 0o644))
 			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
