@@ -55,6 +55,9 @@ func initCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if _, err := env.ParseManifest(filepath.ToSlash(env.ManifestPath(name)), manifest); err != nil {
+				return usageError("--out: %v", err)
+			}
 			type target struct {
 				path string
 				data []byte
