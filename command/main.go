@@ -66,6 +66,7 @@ func App(envs Environments) *cli.App {
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags:                commonFlags(),
+		Version:              Version,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError("%v; see oracle --help", err)
 		},
@@ -76,6 +77,10 @@ func App(envs Environments) *cli.App {
 			diffCommand(),
 			listCommand(envs),
 			verifierCommand(envs),
+			validateCommand(envs),
+			initCommand(),
+			taskCommand(),
+			toolCommand(),
 		},
 	}
 	for _, cmd := range app.Commands {

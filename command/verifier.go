@@ -14,10 +14,11 @@ import (
 func verifierCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "verifier",
-		Usage: "list the verifiers and test them against their labelled candidates",
+		Usage: "list the verifiers, test them against their labelled candidates, scaffold new ones",
 		Subcommands: []*cli.Command{
 			verifierListCommand(envs),
 			verifierTestCommand(envs),
+			verifierAddCommand(),
 		},
 	}
 }

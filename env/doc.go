@@ -14,4 +14,8 @@
 // candidates, labelled scripted rollouts per task (Definition.Candidates,
 // CandidateSource), which package oracle/verifiertest plays to measure its
 // verifiers' false passes and false fails.
+//
+// Validate checks an environment against this contract without running an
+// agent, and its project's manifest (silo.environment.json, see Manifest),
+// whose entrypoint is the folder of the environment's Go package.
 package env

@@ -25,20 +25,7 @@ type compiled struct {
 func compileSchema(text []byte) (*jsonschema.Schema, error) {
 	v, _ := schemas.LoadOrStore(string(text), &compiled{})
 	c := v.(*compiled)
-	c.once.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
-		if err != nil {
-			c.err = fmt.Errorf("input schema is not JSON: %w", err)
-			return
-		}
-		comp := jsonschema.NewCompiler()
-		comp.DefaultDraft(jsonschema.Draft2020)
-		if err := comp.AddResource("tool-input.json", doc); err != nil {
-			c.err = err
-			return
-		}
-		c.schema, c.err = comp.Compile("tool-input.json")
-	})
+	c.once.Do(func() { c.schema, c.err = env.CompileSchema(text) })
 	return c.schema, c.err
 }
 

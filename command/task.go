@@ -1,0 +1,95 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/urfave/cli/v2"
+)
+
+func taskCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "task",
+		Usage:       "scaffold tasks",
+		Subcommands: []*cli.Command{taskAddCommand()},
+	}
+}
+
+func taskAddCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a task file to an environment",
+		ArgsUsage: "TASK-ID",
+		Description: "Writes tasks/TASK-ID.json in the folder the environment's manifest names, checked as the environment\n" +
+			"will read it. Refuses a task id that exists and a file that exists. Tasks are embedded in the binary\n" +
+			"at build time: rebuild to pick the new one up.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name`"},
+			&cli.StringFlag{Name: "title", Usage: "short label for listings"},
+			&cli.StringFlag{Name: "instruction", Aliases: []string{"i"}, Usage: "the only text the agent receives"},
+			&cli.StringFlag{Name: "verifier", Usage: "`id` of the verifier that grades it (default: from the task's number, TASK-007 → VER-007)"},
+			&cli.StringFlag{Name: "difficulty", Usage: "easy, medium or hard"},
+		},
+		Action: func(c *cli.Context) error {
+			args, err := positional(c, "oracle task add", "env", "title", "instruction")
+			if err != nil {
+				return err
+			}
+			if len(args) != 1 {
+				return usageError("task add takes one task id, e.g. oracle task add TASK-007 --env %s --title … --instruction …", c.String("env"))
+			}
+			id, envName := args[0], c.String("env")
+			verifier := c.String("verifier")
+			if verifier == "" {
+				var ok bool
+				if verifier, ok = defaultVerifierID(id); !ok {
+					return usageError("cannot derive a verifier id from %q, which does not end in a number; name one with --verifier", id)
+				}
+			}
+			f, err := scaffold.TaskFile(env.Task{
+				ID: id, Title: c.String("title"), Instruction: c.String("instruction"),
+				Difficulty: c.String("difficulty"), VerifierID: verifier,
+			})
+			if err != nil {
+				return usageError("%v", err)
+			}
+			project := projectDir(c)
+			_, dir, err := envPackage(project, envName)
+			if err != nil {
+				return err
+			}
+			if _, found, err := taskOnDisk(dir, id); err != nil {
+				return err
+			} else if found {
+				return fmt.Errorf("exists: %s already has a task %s; choose another id", envName, id)
+			}
+			path := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := writeNew(path, f.Data); err != nil {
+				return err
+			}
+			w := c.App.Writer
+			fmt.Fprintf(w, "Created %s\n", shown(project, path))
+			fmt.Fprintf(w, "Tasks are embedded at build time: rebuild to pick it up.\n")
+			if _, err := os.Stat(filepath.Join(dir, scaffold.VerifierFile(verifier))); err != nil {
+				fmt.Fprintf(w, "Next: oracle verifier add %s --env %s --task %s --name %q\n", verifier, envName, id, c.String("title"))
+			}
+			return nil
+		},
+	}
+}
+
+var taskNumber = regexp.MustCompile(`([0-9]+)$`)
+
+// defaultVerifierID derives a verifier id from a task id's number:
+// TASK-007 gives VER-007.
+func defaultVerifierID(taskID string) (string, bool) {
+	m := taskNumber.FindStringSubmatch(taskID)
+	if m == nil {
+		return "", false
+	}
+	return "VER-" + m[1], true
+}

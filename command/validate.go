@@ -1,0 +1,83 @@
+package command
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/urfave/cli/v2"
+)
+
+func validateCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check environments against the authoring contract without running an agent",
+		ArgsUsage: " ",
+		Description: "Checks that tasks load and name registered verifiers, that every verifier's task exists and is used,\n" +
+			"that tool input schemas compile, that NewState works and is deterministic for every task, that the\n" +
+			"regression agents exist, and that the project's manifest for the environment, if any, is right.\n" +
+			"Prints one line per finding and a summary per environment.\n" +
+			"Exit status: 0 no error finding, 1 an error finding, 2 trouble.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
+			&cli.BoolFlag{Name: "json", Usage: "print the reports as a JSON array"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("validate takes no arguments, got %q; name an environment with --env", c.Args().First())
+			}
+			list, err := selectEnvs(envs, c.String("env"))
+			if err != nil {
+				return err
+			}
+			reports := make([]env.Report, len(list))
+			ok := true
+			for i, e := range list {
+				reports[i] = env.Validate(e, projectDir(c))
+				ok = ok && reports[i].OK
+			}
+			if c.Bool("json") {
+				err = writeJSON(c.App.Writer, reports)
+			} else {
+				printValidation(c.App.Writer, newStyle(c, c.App.Writer), reports)
+			}
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return exitCode(ExitChanged)
+			}
+			return nil
+		},
+	}
+}
+
+// printValidation prints one line per finding and a summary line per
+// environment.
+func printValidation(w io.Writer, s *style, reports []env.Report) {
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			level := s.Warn(string(f.Level))
+			if f.Level == env.LevelError {
+				level = s.Bad(string(f.Level))
+			}
+			fmt.Fprintf(w, "%s: %s %s: %s\n", r.Environment, level, f.Code, f.Message)
+		}
+		verdict := s.Good("ok")
+		if !r.OK {
+			verdict = s.Bad("invalid")
+		}
+		n := r.Counts
+		fmt.Fprintf(w, "%s: %s · %s, %s, %s, %s · %s, %s\n", s.Bold(r.Environment), verdict,
+			plural(n.Tasks, "task"), plural(n.Tools, "tool"), plural(n.Verifiers, "verifier"), plural(n.Agents, "agent"),
+			plural(r.Errors(), "error"), plural(r.Warnings(), "warning"))
+	}
+}
+
+// plural writes n and a noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,106 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/urfave/cli/v2"
+)
+
+// verifierAddCommand is oracle verifier add.
+func verifierAddCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a verifier to an environment's Go package and register it",
+		ArgsUsage: "VER-ID",
+		Description: "Writes verifier_<id>.go in the folder the environment's manifest names: a verifier of the task whose\n" +
+			"only check fails on purpose (env.NotImplemented), since an unimplemented verifier must never report a\n" +
+			"passing run. Then regenerates registry.go: a file on disk is not a grader until it is registered.\n" +
+			"Refuses to overwrite a file.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name`"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "`id` of the task it grades"},
+			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "what it checks, e.g. \"Invoice escalated\" (default: the task's title)"},
+		},
+		Action: func(c *cli.Context) error {
+			args, err := positional(c, "oracle verifier add", "env", "task")
+			if err != nil {
+				return err
+			}
+			if len(args) != 1 {
+				return usageError("verifier add takes one verifier id, e.g. oracle verifier add VER-007 --env %s --task TASK-007", c.String("env"))
+			}
+			id, taskID := args[0], c.String("task")
+			if err := scaffold.CheckVerifierID(id); err != nil {
+				return usageError("%v", err)
+			}
+			if err := env.CheckName(taskID); err != nil {
+				return usageError("--task: %v", err)
+			}
+			project := projectDir(c)
+			_, dir, err := envPackage(project, c.String("env"))
+			if err != nil {
+				return err
+			}
+			task, found, err := taskOnDisk(dir, taskID)
+			if err != nil {
+				return err
+			}
+			name := c.String("name")
+			if name == "" && found {
+				name = task.Title
+			}
+			files, err := readPackage(dir)
+			if err != nil {
+				return err
+			}
+			reg, err := scaffold.Scan(files)
+			if err != nil {
+				return err
+			}
+			f, err := scaffold.Verifier(reg.Package, id, taskID, name)
+			if err != nil {
+				return err
+			}
+			regPath, _, err := addToPackage(dir, f, scaffold.VerifierIdent(id))
+			if err != nil {
+				return err
+			}
+			w := c.App.Writer
+			file := shown(project, filepath.Join(dir, f.Path))
+			fmt.Fprintf(w, "Created %s\n", file)
+			fmt.Fprintf(w, "Registered %s in %s\n", scaffold.VerifierIdent(id), shown(project, regPath))
+			fmt.Fprintf(w, "Next: replace the failing TODO check in %s.\n", file)
+			if !found {
+				fmt.Fprintf(c.App.ErrWriter, "note: %s has no task %s yet; add it with oracle task add %s --env %s --verifier %s --title … --instruction …\n",
+					c.String("env"), taskID, taskID, c.String("env"), id)
+			} else if task.VerifierID != id {
+				fmt.Fprintf(c.App.ErrWriter, "note: task %s names verifier %s, not %s; set its verifierId to use this one\n", taskID, task.VerifierID, id)
+			}
+			return nil
+		},
+	}
+}
+
+// taskOnDisk reads the task files of a package folder and returns the one
+// with that id, if any.
+func taskOnDisk(dir, id string) (env.Task, bool, error) {
+	if _, err := os.Stat(filepath.Join(dir, "tasks")); errors.Is(err, fs.ErrNotExist) {
+		return env.Task{}, false, nil
+	}
+	tasks, err := env.LoadTasks(os.DirFS(dir))
+	if err != nil {
+		return env.Task{}, false, fmt.Errorf("task_invalid: %w; fix the task file first", err)
+	}
+	for _, t := range tasks {
+		if t.ID == id {
+			return t, true, nil
+		}
+	}
+	return env.Task{}, false, nil
+}

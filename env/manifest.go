@@ -1,0 +1,136 @@
+package env
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// ManifestFile is the name of an environment's manifest.
+const ManifestFile = "silo.environment.json"
+
+// ManifestPath returns where the manifest of the environment called name
+// lives, relative to the project root: .silo/environments/<name>/silo.environment.json.
+func ManifestPath(name string) string {
+	return filepath.Join(".silo", "environments", name, ManifestFile)
+}
+
+// Manifest is an environment's silo.environment.json, with Silo's fields.
+//
+// Entrypoint differs from Silo's in what it points at. For Silo it is the
+// module exporting the contract (./index.ts), relative to the environment.
+// For a Go project it is the folder of the environment's Go package,
+// relative to the project root (the folder holding .silo/): "fixtures/crm",
+// "envs/billing". The scaffolding commands write tasks/*.json and Go files
+// there. The field keeps its name so that the file stays Silo's.
+//
+// The entrypoint rule: a non-empty, slash-separated, relative path that stays
+// inside the project. After cleaning ("./envs/x/" is "envs/x") it must not be
+// "..", start with "../", start with "/", contain a backslash or a volume
+// name ("C:"), or hold control characters. "." (the project root itself) is
+// allowed.
+type Manifest struct {
+	Name            string   `json:"name"`
+	Template        string   `json:"template"`
+	TemplateVersion string   `json:"templateVersion"`
+	Entrypoint      string   `json:"entrypoint"`
+	Tools           []string `json:"tools"`
+}
+
+// ParseManifest reads a manifest strictly: unknown fields, a second JSON
+// value, a name that fails CheckName and an entrypoint that breaks the rule
+// of Manifest are errors; path is used in messages. Tools is never nil in
+// what it returns.
+func ParseManifest(path string, data []byte) (Manifest, error) {
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return Manifest{}, fmt.Errorf("%s: not a valid manifest: %w", path, err)
+	}
+	if dec.More() {
+		return Manifest{}, fmt.Errorf("%s: not a valid manifest: more than one JSON value", path)
+	}
+	if err := CheckName(m.Name); err != nil {
+		return Manifest{}, fmt.Errorf("%s: name: %w", path, err)
+	}
+	if m.Entrypoint == "" {
+		return Manifest{}, fmt.Errorf("%s: missing entrypoint; set it to the folder of the environment's Go package, relative to the project root", path)
+	}
+	clean, err := cleanEntrypoint(m.Entrypoint)
+	if err != nil {
+		return Manifest{}, fmt.Errorf("%s: entrypoint: %w", path, err)
+	}
+	m.Entrypoint = clean
+	if m.Tools == nil {
+		m.Tools = []string{}
+	}
+	return m, nil
+}
+
+// cleanEntrypoint applies the entrypoint rule and returns the cleaned path.
+func cleanEntrypoint(p string) (string, error) {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return "", fmt.Errorf("%q must not contain control characters", p)
+		}
+	}
+	switch {
+	case strings.Contains(p, `\`):
+		return "", fmt.Errorf("%q must use forward slashes", p)
+	case strings.HasPrefix(p, "/") || filepath.VolumeName(p) != "" || hasDriveLetter(p):
+		return "", fmt.Errorf("%q must be relative to the project root", p)
+	}
+	clean := path.Clean(p)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("%q leaves the project; keep the environment's package inside the project", p)
+	}
+	return clean, nil
+}
+
+// hasDriveLetter reports whether p starts like a Windows path ("C:"), on any
+// system, so that a manifest means the same everywhere.
+func hasDriveLetter(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// ErrNoManifest is the error LoadManifest wraps when the environment has no
+// manifest in the project.
+var ErrNoManifest = errors.New("manifest_not_found")
+
+// LoadManifest reads the manifest of the environment called name from the
+// project at projectDir. Its name must match the folder it is in. A missing
+// file is an error wrapping ErrNoManifest.
+func LoadManifest(projectDir, name string) (Manifest, error) {
+	if err := CheckName(name); err != nil {
+		return Manifest{}, fmt.Errorf("environment name: %w", err)
+	}
+	rel := ManifestPath(name)
+	data, err := os.ReadFile(filepath.Join(projectDir, rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Manifest{}, fmt.Errorf("%w: no manifest %s; run oracle init %s or create the manifest", ErrNoManifest, filepath.ToSlash(rel), name)
+	}
+	if err != nil {
+		return Manifest{}, fmt.Errorf("read manifest: %w", err)
+	}
+	m, err := ParseManifest(filepath.ToSlash(rel), data)
+	if err != nil {
+		return Manifest{}, err
+	}
+	if m.Name != name {
+		return Manifest{}, fmt.Errorf("%s: name %q does not match its folder %q; make them the same", filepath.ToSlash(rel), m.Name, name)
+	}
+	return m, nil
+}
+
+// Dir returns the folder of the environment's package on disk, given the
+// project root.
+func (m Manifest) Dir(projectDir string) string {
+	return filepath.Join(projectDir, filepath.FromSlash(m.Entrypoint))
+}
