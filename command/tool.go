@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
@@ -45,24 +44,14 @@ func toolAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			files, err := readPackage(dir)
-			if err != nil {
-				return err
-			}
-			reg, err := scaffold.Scan(files)
-			if err != nil {
-				return err
-			}
-			f, err := scaffold.Tool(reg.Package, name, c.String("description"))
-			if err != nil {
-				return err
-			}
-			regPath, _, err := addToPackage(dir, f, scaffold.ToolIdent(name))
+			path, regPath, err := addToPackage(dir, func(pkg string) (scaffold.File, error) {
+				return scaffold.Tool(pkg, name, c.String("description"))
+			}, scaffold.ToolIdent(name))
 			if err != nil {
 				return err
 			}
 			w := c.App.Writer
-			file := shown(project, filepath.Join(dir, f.Path))
+			file := shown(project, path)
 			fmt.Fprintf(w, "Created %s\n", file)
 			fmt.Fprintf(w, "Registered %s in %s\n", scaffold.ToolIdent(name), shown(project, regPath))
 			fmt.Fprintf(w, "Next: write its input schema and Run in %s, then rebuild.\n", file)

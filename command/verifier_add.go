@@ -55,24 +55,14 @@ func verifierAddCommand() *cli.Command {
 			if name == "" && found {
 				name = task.Title
 			}
-			files, err := readPackage(dir)
-			if err != nil {
-				return err
-			}
-			reg, err := scaffold.Scan(files)
-			if err != nil {
-				return err
-			}
-			f, err := scaffold.Verifier(reg.Package, id, taskID, name)
-			if err != nil {
-				return err
-			}
-			regPath, _, err := addToPackage(dir, f, scaffold.VerifierIdent(id))
+			path, regPath, err := addToPackage(dir, func(pkg string) (scaffold.File, error) {
+				return scaffold.Verifier(pkg, id, taskID, name)
+			}, scaffold.VerifierIdent(id))
 			if err != nil {
 				return err
 			}
 			w := c.App.Writer
-			file := shown(project, filepath.Join(dir, f.Path))
+			file := shown(project, path)
 			fmt.Fprintf(w, "Created %s\n", file)
 			fmt.Fprintf(w, "Registered %s in %s\n", scaffold.VerifierIdent(id), shown(project, regPath))
 			fmt.Fprintf(w, "Next: replace the failing TODO check in %s.\n", file)
