@@ -46,13 +46,13 @@ func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
 		if err != nil {
 			return nil, env.Task{}, err
 		}
-		t, err := findTask(e, id)
+		t, err := env.FindTask(e, id)
 		return e, t, err
 	}
 	var found []env.Environment
 	var task env.Task
 	for _, e := range c.envs {
-		if t, err := findTask(e, id); err == nil {
+		if t, err := env.FindTask(e, id); err == nil {
 			found = append(found, e)
 			task = t
 		}
@@ -70,20 +70,6 @@ func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
 	return nil, env.Task{}, fmt.Errorf("ambiguous_task: %s is a task of %s; name one with --env", id, strings.Join(names, " and "))
 }
 
-func findTask(e env.Environment, id string) (env.Task, error) {
-	tasks, err := e.Tasks()
-	if err != nil {
-		return env.Task{}, err
-	}
-	ids := make([]string, len(tasks))
-	for i, t := range tasks {
-		if t.ID == id {
-			return t, nil
-		}
-		ids[i] = t.ID
-	}
-	return env.Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
-}
 
 // defaultAgent is the agent a command uses when none is named: the
 // environment's first regression agent.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -221,4 +222,21 @@ func (e *environment[S]) Open(task Task) (World, error) {
 		limit = DefaultMaxOutputBytes
 	}
 	return &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}, nil
+}
+
+// FindTask returns e's task with that id, or an error that lists the tasks
+// there are.
+func FindTask(e Environment, id string) (Task, error) {
+	tasks, err := e.Tasks()
+	if err != nil {
+		return Task{}, err
+	}
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		if t.ID == id {
+			return t, nil
+		}
+		ids[i] = t.ID
+	}
+	return Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -60,7 +59,7 @@ func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Cas
 		if e == nil {
 			return fmt.Errorf("replay case %s: no environment %s; delete the trace or add the environment", path, k.Env)
 		}
-		t, err := findTask(e, k.Task)
+		t, err := env.FindTask(e, k.Task)
 		if err != nil {
 			return fmt.Errorf("replay case %s: %w; delete the trace or restore the task", path, err)
 		}
@@ -125,7 +124,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if e == nil {
 		return k, "", fmt.Errorf("replay %s: no environment %s; give the trace of a rollout of a built-in environment", path, k.Env)
 	}
-	if _, err := findTask(e, k.Task); err != nil {
+	if _, err := env.FindTask(e, k.Task); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	suffix := TraceLinesSuffix
@@ -184,21 +183,6 @@ func findEnv(envs []env.Environment, name string) env.Environment {
 	return nil
 }
 
-func findTask(e env.Environment, id string) (env.Task, error) {
-	tasks, err := e.Tasks()
-	if err != nil {
-		return env.Task{}, err
-	}
-	ids := make([]string, len(tasks))
-	for i, t := range tasks {
-		if t.ID == id {
-			return t, nil
-		}
-		ids[i] = t.ID
-	}
-	sort.Strings(ids)
-	return env.Task{}, fmt.Errorf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
-}
 
 // writeFileAtomic writes data to path through a temporary file in the same
 // folder, synced and renamed into place.

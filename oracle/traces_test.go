@@ -17,7 +17,7 @@ import (
 // into a run folder under dir; it returns the file.
 func solverTrace(t *testing.T, e env.Environment, task, dir string) string {
 	t.Helper()
-	tk, err := findTask(e, task)
+	tk, err := env.FindTask(e, task)
 	if err != nil {
 		t.Fatal(err)
 	}
