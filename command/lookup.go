@@ -70,7 +70,6 @@ func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
 	return nil, env.Task{}, fmt.Errorf("ambiguous_task: %s is a task of %s; name one with --env", id, strings.Join(names, " and "))
 }
 
-
 // defaultAgent is the agent a command uses when none is named: the
 // environment's first regression agent.
 func defaultAgent(e env.Environment) (string, error) {

@@ -183,7 +183,6 @@ func findEnv(envs []env.Environment, name string) env.Environment {
 	return nil
 }
 
-
 // writeFileAtomic writes data to path through a temporary file in the same
 // folder, synced and renamed into place.
 func writeFileAtomic(path string, data []byte) error {

@@ -143,7 +143,7 @@ func TestImportTraceErrors(t *testing.T) {
 	// a trace of a task that no longer exists is an error of check
 	os.MkdirAll(filepath.Join(project, TracesDir, "ledger", "replay-old"), 0o755)
 	os.WriteFile(filepath.Join(project, TracesDir, "ledger", "replay-old", "TASK-404.trace.jsonl"), []byte("{}"), 0o644)
-	if _, err := TraceCases(project, envs, Selection{}); err == nil || !strings.Contains(err.Error(), "TASK-404.trace.jsonl: no task TASK-404 in ledger") {
+	if _, err := TraceCases(project, envs, Selection{}); err == nil || !strings.Contains(err.Error(), "TASK-404.trace.jsonl: task_not_found: no task TASK-404 in ledger") {
 		t.Errorf("error = %v", err)
 	}
 }
