@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -19,6 +20,11 @@ type world[S any] struct {
 	// (see Clone); nil otherwise, and the verifier decodes initial.
 	pristine  *S
 	maxOutput int
+	// abandoned is the state from before a call whose tool did not return
+	// before the call's context ended. From then on the world serves that
+	// state and refuses calls: w.state is still in the stuck tool's hands
+	// and is never read again.
+	abandoned json.RawMessage
 }
 
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
@@ -29,14 +35,28 @@ func (w *world[S]) HasTool(name string) bool {
 	return ok
 }
 
-func (w *world[S]) State() (json.RawMessage, error) { return marshalState(w.state) }
+func (w *world[S]) State() (json.RawMessage, error) {
+	if w.abandoned != nil {
+		return w.abandoned, nil
+	}
+	return marshalState(w.state)
+}
 
-func (w *world[S]) Call(name string, input json.RawMessage) (out json.RawMessage, err error) {
+// Call runs the tool in its own goroutine and waits for it or for ctx. A
+// tool still running when ctx ends is abandoned: the world keeps the state
+// from before the call (the last consistent one) and is closed to calls.
+func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
+	if w.abandoned != nil {
+		return nil, Errorf("world_abandoned", "a tool of this rollout never returned; no more tool calls are accepted")
+	}
 	tool, ok := w.env.tools[name]
 	if !ok {
 		return nil, Errorf("tool_not_found", "Unknown tool %q.", name)
 	}
-	// a read-only tool needs no snapshot; unless its declaration is checked
+	if err := context.Cause(ctx); err != nil {
+		return nil, Errorf("rollout_ended", "tool %s not run: %v", name, err)
+	}
+	// a read-only tool needs no snapshot, unless its declaration is checked
 	var snap snapshot[S]
 	check := tool.ReadOnly && w.env.def.CheckReadOnly
 	if !tool.ReadOnly || check {
@@ -44,12 +64,33 @@ func (w *world[S]) Call(name string, input json.RawMessage) (out json.RawMessage
 			return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			out = nil
-			err = &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
-				Details: map[string]any{"stack": string(debug.Stack())}}
+	type ret struct {
+		value any
+		err   error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- ret{err: &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
+					Details: map[string]any{"stack": string(debug.Stack())}}}
+			}
+		}()
+		v, err := tool.Run(ctx, w.state, input)
+		done <- ret{v, err}
+	}()
+	var r ret
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		select {
+		case r = <-done: // it returned as the context ended: keep its answer
+		default:
+			w.abandoned = w.abandonedState(snap)
+			return nil, Errorf("tool_abandoned", "tool %s did not return before the rollout ended (%v); its changes are dropped", name, context.Cause(ctx))
 		}
+	}
+	defer func() {
 		if check && err == nil {
 			err = w.checkUnchanged(name, snap)
 		}
@@ -59,7 +100,7 @@ func (w *world[S]) Call(name string, input json.RawMessage) (out json.RawMessage
 			}
 		}
 	}()
-	value, err := tool.Run(w.state, input)
+	value, err := r.value, r.err
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +135,25 @@ func (w *world[S]) snapshot(asJSON bool) (snapshot[S], error) {
 		return snapshot[S]{}, err
 	}
 	return snapshot[S]{json: data}, nil
+}
+
+// abandonedState is the JSON of the state from before a call whose tool
+// never returned. A read-only tool took no snapshot: by its declaration the
+// state it still holds is the state from before the call.
+func (w *world[S]) abandonedState(snap snapshot[S]) json.RawMessage {
+	switch {
+	case snap.json != nil:
+		return snap.json
+	case snap.typed != nil:
+		if data, err := json.Marshal(snap.typed); err == nil {
+			return data
+		}
+	}
+	data, err := json.Marshal(w.state)
+	if err != nil {
+		return w.initial
+	}
+	return data
 }
 
 // checkUnchanged fails a read-only tool that changed the state.
@@ -149,7 +209,7 @@ func (w *world[S]) Verify(c VerifyContext) (checks []CheckResult, err error) {
 // verifier, which may change them: typed deep copies when S is copyable,
 // JSON round trips otherwise.
 func (w *world[S]) verifierStates() (final, initial *S, err error) {
-	if w.pristine != nil {
+	if w.pristine != nil && w.abandoned == nil {
 		final, initial = new(S), new(S)
 		deepCopy(reflect.ValueOf(final).Elem(), reflect.ValueOf(w.state).Elem())
 		deepCopy(reflect.ValueOf(initial).Elem(), reflect.ValueOf(w.pristine).Elem())

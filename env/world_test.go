@@ -1,6 +1,7 @@
 package env
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -82,22 +83,22 @@ func scribbleLoose(s *loose) {
 // writing.
 func toolsThatScribble[S any](scribble func(*S)) []Tool[S] {
 	return []Tool[S]{
-		{Name: "write_then_fail", Run: func(s *S, _ json.RawMessage) (any, error) {
+		{Name: "write_then_fail", Run: func(_ context.Context, s *S, _ json.RawMessage) (any, error) {
 			scribble(s)
 			return nil, Errorf("invalid_state", "gave up halfway")
 		}},
-		{Name: "write_then_panic", Run: func(s *S, _ json.RawMessage) (any, error) {
+		{Name: "write_then_panic", Run: func(_ context.Context, s *S, _ json.RawMessage) (any, error) {
 			scribble(s)
 			panic("tool bug")
 		}},
-		{Name: "read_but_write", ReadOnly: true, Run: func(s *S, _ json.RawMessage) (any, error) {
+		{Name: "read_but_write", ReadOnly: true, Run: func(_ context.Context, s *S, _ json.RawMessage) (any, error) {
 			scribble(s)
 			return "ok", nil
 		}},
-		{Name: "read_then_fail", ReadOnly: true, Run: func(s *S, _ json.RawMessage) (any, error) {
+		{Name: "read_then_fail", ReadOnly: true, Run: func(_ context.Context, s *S, _ json.RawMessage) (any, error) {
 			return nil, Errorf("not_found", "nothing here")
 		}},
-		{Name: "read", ReadOnly: true, Run: func(s *S, _ json.RawMessage) (any, error) { return "ok", nil }},
+		{Name: "read", ReadOnly: true, Run: func(_ context.Context, s *S, _ json.RawMessage) (any, error) { return "ok", nil }},
 	}
 }
 
@@ -129,7 +130,7 @@ func TestFailingToolsLeaveTheStateAsBefore(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = w.Call(tt.tool, json.RawMessage(`{}`))
+				_, err = w.Call(context.Background(), tt.tool, json.RawMessage(`{}`))
 				code := ""
 				if err != nil {
 					code = AsToolError(err).Code
@@ -153,7 +154,7 @@ func TestFailingToolsLeaveTheStateAsBefore(t *testing.T) {
 // writes stays (the declaration is the environment's promise).
 func TestReadOnlyTakesNoSnapshot(t *testing.T) {
 	w := worldOf(t, newCounters, toolsThatScribble(scribbleCounters), false)
-	if _, err := w.Call("read_but_write", json.RawMessage(`{}`)); err != nil {
+	if _, err := w.Call(context.Background(), "read_but_write", json.RawMessage(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	after, err := w.State()
@@ -185,7 +186,7 @@ func TestVerifierGetsCopies(t *testing.T) {
 		Name:      "box",
 		TaskFiles: fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"t","instruction":"i","verifierId":"VER-001"}`)}},
 		NewState:  func(Task) (*counters, error) { return newCounters(), nil },
-		Tools: []Tool[counters]{{Name: "bump", Run: func(s *counters, _ json.RawMessage) (any, error) {
+		Tools: []Tool[counters]{{Name: "bump", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
 			s.Items[1].Value++
 			return "ok", nil
 		}}},
@@ -199,7 +200,7 @@ func TestVerifierGetsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Call("bump", nil); err != nil {
+	if _, err := w.Call(context.Background(), "bump", nil); err != nil {
 		t.Fatal(err)
 	}
 	final, _ := w.State()

@@ -41,9 +41,12 @@ func toyEnv(t *testing.T, check func(final, initial *toyState, c env.VerifyConte
 		Tools: []env.Tool[toyState]{
 			{Name: "set", Description: "Sets the counter.",
 				InputSchema: `{"type":"object","properties":{"value":{"type":"integer"}},"required":["value"],"additionalProperties":false}`,
-				Run:         env.Typed(func(s *toyState, in setIn) (any, error) { s.Counter = in.Value; return s.Counter, nil })},
+				Run: env.Typed(func(_ context.Context, s *toyState, in setIn) (any, error) {
+					s.Counter = in.Value
+					return s.Counter, nil
+				})},
 			{Name: "ping", Description: "Pings someone.", InputSchema: `{"type":"object","additionalProperties":false}`,
-				Run: func(s *toyState, _ json.RawMessage) (any, error) {
+				Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
 					s.Pings = append(s.Pings, "ping")
 					return "pinged", nil
 				}},
