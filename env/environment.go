@@ -254,5 +254,6 @@ func FindTask(e Environment, id string) (Task, error) {
 		}
 		ids[i] = t.ID
 	}
-	return Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
+	return Task{}, &Error{Code: CodeTaskNotFound, Known: ids,
+		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))}
 }
