@@ -103,7 +103,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
-			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports in `FILE`s (repeatable), e.g. of shards"},
+			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
 		),
 		Action: func(c *cli.Context) error {
@@ -142,6 +142,7 @@ func checkCommand(envs Environments) *cli.Command {
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
 				}
+				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {

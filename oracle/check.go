@@ -20,7 +20,7 @@ type CheckResult struct {
 // Check re-runs cases and compares them with the store. It never writes to
 // the store. Baselines that sel selects but no case has are obsolete.
 func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
-	res := &CheckResult{Report: &Report{Shard: sel.Shard.String()}, Fresh: map[baseline.Key]baseline.Entry{}}
+	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}}
 	runs := runAll(ctx, cases, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)

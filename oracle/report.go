@@ -2,8 +2,6 @@ package oracle
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
 	"sort"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -69,8 +67,19 @@ type Summary struct {
 	Violations       int `json:"violations"`
 }
 
-// Report is the outcome of a check.
+// ReportFormat is the version of the JSON form of a Report: a reader
+// refuses a report of another version.
+const ReportFormat = 1
+
+// Report is the outcome of a check. Its JSON form says what it is a report
+// of, so that shard reports can be merged safely: the format version, the
+// oracle version, the selection and its number of cases before sharding,
+// and the shard.
 type Report struct {
+	FormatVersion int              `json:"formatVersion"`
+	Oracle        string           `json:"oracleVersion,omitempty"`
+	Selection     *ReportSelection `json:"selection"`
+	// Shard is i/n for the report of one shard, empty otherwise.
 	Shard   string        `json:"shard,omitempty"`
 	Summary Summary       `json:"summary"`
 	Cases   []*CaseReport `json:"cases"`
@@ -119,31 +128,6 @@ func (r *Report) ExitCode() int {
 		return 1
 	}
 	return 0
-}
-
-// MergeReports joins the JSON reports of shards into one.
-func MergeReports(paths []string) (*Report, error) {
-	merged := &Report{}
-	seen := map[string]string{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
-		}
-		var r Report
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("merge: %s is not a JSON report of oracle check (--format json): %v", p, err)
-		}
-		for _, c := range r.Cases {
-			if prev, dup := seen[c.Case]; dup {
-				return nil, fmt.Errorf("merge: case %s is in both %s and %s; merge the reports of distinct shards", c.Case, prev, p)
-			}
-			seen[c.Case] = p
-			merged.Cases = append(merged.Cases, c)
-		}
-	}
-	merged.finish()
-	return merged, nil
 }
 
 // verdictOf reads the verdict of result.json bytes: the verdict field, or
