@@ -25,7 +25,7 @@ func resolver(c *cli.Context) runner.Resolver {
 func withTraceCases(c *cli.Context, cat *catalog, sel oracle.Selection, cases []oracle.Case) ([]oracle.Case, error) {
 	for _, a := range sel.Agents {
 		if strings.HasPrefix(a, "replay:") {
-			return nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
+			return nil, usageError("--agent %s: check runs the replay cases under %s; make one with %s record --agent replay:PATH", a, oracle.TracesDir, c.App.Name)
 		}
 	}
 	extra, err := oracle.TraceCases(c.String("dir"), cat.envs, sel)
