@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
@@ -27,17 +28,23 @@ func writeJSON(w io.Writer, v any) error {
 type jsonError struct {
 	FormatVersion int `json:"formatVersion"`
 	Error         struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code    string   `json:"code"`
+		Message string   `json:"message"`
+		Known   []string `json:"known,omitempty"` // what exists, for a not-found error
 	} `json:"error"`
 }
 
-// writeJSONError prints the error object of --json.
-func writeJSONError(w io.Writer, code, msg string) error {
+// writeJSONError prints the error object of --json for err, whose message
+// is msg.
+func writeJSONError(w io.Writer, err error, msg string) error {
 	var e jsonError
 	e.FormatVersion = FormatVersion
-	e.Error.Code = code
-	e.Error.Message = strings.TrimPrefix(msg, code+": ")
+	e.Error.Code = errorCode(err)
+	e.Error.Message = strings.TrimPrefix(msg, e.Error.Code+": ")
+	var coded *env.Error
+	if errors.As(err, &coded) {
+		e.Error.Known = coded.Known
+	}
 	return writeJSON(w, e)
 }
 
@@ -48,9 +55,9 @@ var codePrefix = regexp.MustCompile(`^([a-z]+(?:_[a-z]+)+|usage|exists): `)
 // coded error, "usage" for a mistake on the command line, and "error" for
 // anything else.
 func errorCode(err error) string {
-	var coded interface{ ErrorCode() string }
-	if errors.As(err, &coded) && coded.ErrorCode() != "" {
-		return coded.ErrorCode()
+	var coded *env.Error
+	if errors.As(err, &coded) && coded.Code != "" {
+		return coded.Code
 	}
 	if m := codePrefix.FindStringSubmatch(strings.TrimPrefix(err.Error(), "error: ")); m != nil {
 		return m[1]

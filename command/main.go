@@ -53,7 +53,7 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 	name := app.Name
 	msg := renameProgram(strings.TrimPrefix(err.Error(), "error: "), name, commandNames(app))
 	if wantsJSON(args) {
-		if werr := writeJSONError(stdout, errorCode(err), msg); werr == nil {
+		if werr := writeJSONError(stdout, err, msg); werr == nil {
 			return ExitTrouble
 		}
 	}

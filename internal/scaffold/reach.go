@@ -36,10 +36,11 @@ func Unreached(files []File) ([]Constructor, error) {
 		}
 		ast.Inspect(file, func(n ast.Node) bool {
 			if fn, ok := n.(*ast.FuncDecl); ok {
-				// The declaration's own name is not a use; its body may be.
+				// The declaration's own name is not a use, nor is a call
+				// of itself; anything else its body names is.
 				if fn.Body != nil {
 					ast.Inspect(fn.Body, func(n ast.Node) bool {
-						if id, ok := n.(*ast.Ident); ok {
+						if id, ok := n.(*ast.Ident); ok && id.Name != fn.Name.Name {
 							used[id.Name] = true
 						}
 						return true
