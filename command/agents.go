@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		}
 		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
-			return sel, err
+			return sel, traceKeyFix(err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "replay case %s: trace in %s\n", k, stored)
 		agents = append(agents, k.Agent)
@@ -94,4 +95,20 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	}
 	sel.Agents = agents
 	return sel, nil
+}
+
+// traceFlags are the flags that name what a trace may not.
+var traceFlags = map[oracle.TraceField]string{oracle.TraceEnv: "--env", oracle.TraceTask: "--task"}
+
+// traceKeyFix adds to an error about the environment or task of a trace
+// the flag that mends it.
+func traceKeyFix(err error) error {
+	var ke *oracle.TraceKeyError
+	if !errors.As(err, &ke) {
+		return err
+	}
+	if ke.Recorded == "" {
+		return fmt.Errorf("%w; name it with %s", err, traceFlags[ke.Field])
+	}
+	return fmt.Errorf("%w; drop %s or give the matching trace", err, traceFlags[ke.Field])
 }

@@ -35,7 +35,7 @@ func selection(c *cli.Context) (oracle.Selection, error) {
 	if s := c.String("shard"); s != "" {
 		shard, err := oracle.ParseShard(s)
 		if err != nil {
-			return sel, usageError("%v", err)
+			return sel, usageError("--shard %v", err)
 		}
 		sel.Shard = shard
 	}
@@ -152,14 +152,14 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := oracle.WriteReportDir(dir, res); err != nil {
+				if err := oracle.WriteReportDir(dir, res, reportCommands(c)); err != nil {
 					return err
 				}
 			}
 			if err := writeReport(c, c.App.Writer, format, res.Report); err != nil {
 				return err
 			}
-			if code := res.Report.ExitCode(); code != 0 {
+			if code := checkExit(res.Report); code != ExitOK {
 				return exitCode(code)
 			}
 			return nil
@@ -174,20 +174,25 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "junit":
 		return oracle.WriteJUnit(w, r)
 	}
-	// The text and Markdown reports name the commands that act on a case
-	// (oracle record): here, this binary's.
+	// The text and Markdown reports name the commands that act on a case,
+	// and case errors may name some (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
 	if format == "markdown" {
-		err = oracle.WriteMarkdown(&buf, r)
+		err = oracle.WriteMarkdown(&buf, r, reportCommands(c))
 	} else {
-		err = oracle.WriteText(&buf, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+		err = oracle.WriteText(&buf, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)})
 	}
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
 	return err
+}
+
+// reportCommands are the commands a check report suggests.
+func reportCommands(c *cli.Context) oracle.Commands {
+	return oracle.Commands{Record: c.App.Name + " record", Prune: c.App.Name + " record --prune"}
 }
 
 func recordCommand(envs Environments) *cli.Command {
@@ -243,7 +248,7 @@ func recordCommand(envs Environments) *cli.Command {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
 				}
 			}
-			if code := rep.ExitCode(); code != 0 {
+			if code := recordExit(rep); code != ExitOK {
 				return exitCode(code)
 			}
 			return nil

@@ -8,14 +8,15 @@ import (
 
 // WriteMarkdown writes the report as a pull-request comment or a CI job
 // summary: a headline, a table of the cases that need attention, and each
-// semantic diff in a collapsible section.
-func WriteMarkdown(w io.Writer, r *Report) error {
+// semantic diff in a collapsible section. It suggests cmds where a case
+// needs one.
+func WriteMarkdown(w io.Writer, r *Report, cmds Commands) error {
 	icon := "✅"
-	switch r.ExitCode() {
-	case 1:
-		icon = "❌"
-	case 2:
+	switch s := r.Summary; {
+	case s.Error > 0:
 		icon = "⚠️"
+	case s.Unchanged < s.Total:
+		icon = "❌"
 	}
 	fmt.Fprintf(w, "### %s oracle check\n\n%s\n\n", icon, mdEscape(SummaryLine(r)))
 	if v := r.Summary.Violations; v > 0 {
@@ -39,10 +40,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			note = fmt.Sprintf("**%s** (%s → %s)", c.Label, c.OldVerdict, c.NewVerdict)
 		case c.Status == StatusChanged && c.OldVerdict != "":
 			note = "verdict " + string(c.NewVerdict) + ", as before"
+		case c.Status == StatusMissing && cmds.Record != "":
+			note = "no baseline: run `" + mdCode(cmds.Record) + "`"
 		case c.Status == StatusMissing:
-			note = "no baseline: run `oracle record`"
+			note = "no baseline"
+		case c.Status == StatusObsolete && cmds.Prune != "":
+			note = "baseline with no case: `" + mdCode(cmds.Prune) + "` removes it"
 		case c.Status == StatusObsolete:
-			note = "baseline with no case: `oracle record --prune` removes it"
+			note = "baseline with no case"
 		case c.Status == StatusNondeterministic && c.Divergence != nil:
 			note = mdEscape(c.Divergence.String())
 		case c.Error != "":

@@ -25,6 +25,16 @@ type TextOptions struct {
 	All bool
 	// MaxValue bounds how much of a value is shown; 0 means 160 characters.
 	MaxValue int
+	// Commands are suggested to the reader of a case that needs one.
+	Commands Commands
+}
+
+// Commands are the command lines a report suggests: Record freezes a
+// missing baseline, Prune removes an obsolete one. They are the caller's,
+// which knows its program's name and flags (e.g. "oracle record --prune");
+// an empty one is not suggested.
+type Commands struct {
+	Record, Prune string
 }
 
 // WriteText writes the report for a terminal or a CI log: every case that
@@ -44,7 +54,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 		default:
 			status = c.paint(c.Warn, status)
 		}
-		fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, cr.Case), caseNote(c, cr))
+		fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, cr.Case), caseNote(c, cr, o.Commands))
 		for _, f := range cr.Files {
 			writeFileDiff(w, c, f, "    ", o.MaxValue)
 		}
@@ -63,7 +73,7 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	return nil
 }
 
-func caseNote(c Colors, cr *CaseReport) string {
+func caseNote(c Colors, cr *CaseReport, cmds Commands) string {
 	switch cr.Status {
 	case StatusChanged:
 		if cr.Label != "" {
@@ -73,9 +83,15 @@ func caseNote(c Colors, cr *CaseReport) string {
 			return c.paint(c.Dim, "  verdict "+string(cr.NewVerdict)+", as before")
 		}
 	case StatusMissing:
-		return c.paint(c.Dim, "  no baseline; run oracle record to freeze it")
+		if cmds.Record == "" {
+			return c.paint(c.Dim, "  no baseline")
+		}
+		return c.paint(c.Dim, "  no baseline; run "+cmds.Record+" to freeze it")
 	case StatusObsolete:
-		return c.paint(c.Dim, "  baseline with no case; oracle record --prune removes it")
+		if cmds.Prune == "" {
+			return c.paint(c.Dim, "  baseline with no case")
+		}
+		return c.paint(c.Dim, "  baseline with no case; "+cmds.Prune+" removes it")
 	case StatusError:
 		return "  " + cr.Error
 	}

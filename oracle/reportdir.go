@@ -14,8 +14,8 @@ import (
 // report.md, report.xml) and the fresh artifacts of every case that did not
 // match, laid out like the baseline store (<env>/<agent>/<TASK>.result.json),
 // so a reviewer can inspect them without a rerun or copy them over the
-// baselines.
-func WriteReportDir(dir string, res *CheckResult) error {
+// baselines. The text and Markdown reports suggest cmds.
+func WriteReportDir(dir string, res *CheckResult, cmds Commands) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
@@ -24,10 +24,10 @@ func WriteReportDir(dir string, res *CheckResult) error {
 		return fmt.Errorf("report dir: %w", err)
 	}
 	var txt, md, junit bytes.Buffer
-	if err := WriteText(&txt, res.Report, TextOptions{All: true, MaxValue: 1000}); err != nil {
+	if err := WriteText(&txt, res.Report, TextOptions{All: true, MaxValue: 1000, Commands: cmds}); err != nil {
 		return err
 	}
-	if err := WriteMarkdown(&md, res.Report); err != nil {
+	if err := WriteMarkdown(&md, res.Report, cmds); err != nil {
 		return err
 	}
 	if err := WriteJUnit(&junit, res.Report); err != nil {
