@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -138,7 +140,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := oracle.WriteReportDir(dir, res); err != nil {
+				if err := writeReportDir(dir, res); err != nil {
 					return err
 				}
 			}
@@ -158,11 +160,29 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "json":
 		return writeJSON(w, r)
 	case "markdown":
-		return oracle.WriteMarkdown(w, r)
+		return render.Markdown(w, r)
 	case "junit":
-		return oracle.WriteJUnit(w, r)
+		return render.JUnit(w, r)
 	}
-	return oracle.WriteText(w, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+	return render.Text(w, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+}
+
+// writeReportDir writes the report in every format and the fresh artifacts
+// and traces of the cases that did not match into dir.
+func writeReportDir(dir string, res *oracle.CheckResult) error {
+	var txt, md, junit bytes.Buffer
+	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
+		return err
+	}
+	if err := render.Markdown(&md, res.Report); err != nil {
+		return err
+	}
+	if err := render.JUnit(&junit, res.Report); err != nil {
+		return err
+	}
+	return oracle.WriteReportDir(dir, res, map[string][]byte{
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+	})
 }
 
 func recordCommand(envs Environments) *cli.Command {
@@ -298,7 +318,7 @@ func diffCommand() *cli.Command {
 					return err
 				}
 			} else {
-				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+				render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
 			unreadable := false
 			for _, d := range diffs {

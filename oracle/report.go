@@ -38,9 +38,18 @@ type CaseReport struct {
 	// Label is regression or improvement when the verdict flipped.
 	Label string `json:"label,omitempty"`
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
-	OldVerdict string      `json:"oldVerdict,omitempty"`
-	NewVerdict string      `json:"newVerdict,omitempty"`
-	Violations []string    `json:"violations,omitempty"`
+	OldVerdict string `json:"oldVerdict,omitempty"`
+	NewVerdict string `json:"newVerdict,omitempty"`
+	// Rewards before and now, when known.
+	OldReward  *float64 `json:"oldReward,omitempty"`
+	NewReward  *float64 `json:"newReward,omitempty"`
+	Violations []string `json:"violations,omitempty"`
+	// ToolErrors are the tool errors of the fresh run of a changed case,
+	// read from its trace, in call order; OldToolErrors counts the
+	// baseline's.
+	ToolErrors    []ToolError `json:"toolErrors,omitempty"`
+	OldToolErrors int         `json:"oldToolErrors,omitempty"`
+
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Error      string      `json:"error,omitempty"`
@@ -144,24 +153,35 @@ func MergeReports(paths []string) (*Report, error) {
 	return merged, nil
 }
 
-// verdictOf reads the verdict of result.json bytes: the verdict field, or
-// for artifacts without one (the original runner's) pass or fail from
-// passed.
-func verdictOf(result []byte) string {
+// resultFacts is what a case line says of a result.json.
+type resultFacts struct {
+	verdict    string
+	reward     *float64
+	toolErrors int
+}
+
+// factsOf reads the verdict, reward and tool-error count of result.json
+// bytes. The verdict is the verdict field, or for artifacts without one
+// (the original runner's) pass or fail from passed.
+func factsOf(result []byte) resultFacts {
 	var r struct {
-		Passed  *bool       `json:"passed"`
-		Verdict env.Verdict `json:"verdict"`
+		Passed     *bool       `json:"passed"`
+		Verdict    env.Verdict `json:"verdict"`
+		Reward     *float64    `json:"reward"`
+		ToolErrors int         `json:"toolErrors"`
 	}
 	if json.Unmarshal(result, &r) != nil {
-		return ""
+		return resultFacts{}
 	}
+	f := resultFacts{reward: r.Reward, toolErrors: r.ToolErrors}
 	switch {
 	case r.Verdict != "":
-		return string(r.Verdict)
+		f.verdict = string(r.Verdict)
 	case r.Passed == nil:
-		return ""
 	case *r.Passed:
-		return string(env.Pass)
+		f.verdict = string(env.Pass)
+	default:
+		f.verdict = string(env.Fail)
 	}
-	return string(env.Fail)
+	return f
 }
