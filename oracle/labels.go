@@ -22,7 +22,7 @@ func labelChecks(changes []Change, old, fresh []byte) {
 			parsed = true
 		}
 		first, second := newLabels, oldLabels
-		if c.Op == "remove" && strings.Count(c.Path, "/") == 2 {
+		if c.Op == ChangeRemove && strings.Count(c.Path, "/") == 2 {
 			first, second = oldLabels, newLabels
 		}
 		switch {

@@ -71,7 +71,7 @@ func TestDiffFileLabelsChecks(t *testing.T) {
 	d := DiffFile("result.json", []byte(old), []byte(fresh))
 	got := map[string]string{}
 	for _, c := range d.Changes {
-		got[c.Op+" "+c.Path] = c.Label
+		got[string(c.Op)+" "+c.Path] = c.Label
 	}
 	// jsondiff's LCS keeps check A and edits the second check into C; each
 	// change names the check its path is about.

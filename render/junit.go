@@ -55,8 +55,8 @@ func JUnit(w io.Writer, r *oracle.Report) error {
 		s := &out.Suites[i]
 		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
 		switch c.Status {
-		case oracle.Unchanged:
-		case oracle.Error:
+		case oracle.StatusUnchanged:
+		case oracle.StatusError:
 			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
 			s.Errors++
 		default:

@@ -68,9 +68,9 @@ func Markdown(w io.Writer, r *oracle.Report) error {
 func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
 	fmt.Fprintf(w, "**%s**", mdText(f.File))
 	switch f.State {
-	case "added":
+	case oracle.FileAdded:
 		fmt.Fprint(w, " (new file)")
-	case "removed":
+	case oracle.FileRemoved:
 		fmt.Fprint(w, " (file gone)")
 	}
 	if f.Error != "" {

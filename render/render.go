@@ -67,29 +67,29 @@ func plural(n int, one, many string) string {
 // obsolete one, the error.
 func caseNote(cr *oracle.CaseReport) string {
 	switch cr.Status {
-	case oracle.Changed:
+	case oracle.StatusChanged:
 		var parts []string
 		switch {
 		case cr.Label != "":
 			parts = append(parts, fmt.Sprintf("%s (%s → %s)", cr.Label, cr.OldVerdict, cr.NewVerdict))
 		case cr.OldVerdict != "" && cr.OldVerdict == cr.NewVerdict:
-			parts = append(parts, "verdict "+cr.NewVerdict+", as before")
+			parts = append(parts, "verdict "+string(cr.NewVerdict)+", as before")
 		case cr.OldVerdict != "" || cr.NewVerdict != "":
-			parts = append(parts, fmt.Sprintf("verdict %s → %s", orNone(cr.OldVerdict), orNone(cr.NewVerdict)))
+			parts = append(parts, fmt.Sprintf("verdict %s → %s", orNone(string(cr.OldVerdict)), orNone(string(cr.NewVerdict))))
 		}
 		if r := rewardNote(cr.OldReward, cr.NewReward); r != "" {
 			parts = append(parts, r)
 		}
 		return strings.Join(parts, "; ")
-	case oracle.Missing:
+	case oracle.StatusMissing:
 		return "no baseline; run oracle record to freeze it"
-	case oracle.Obsolete:
+	case oracle.StatusObsolete:
 		return "baseline with no case; oracle record --prune removes it"
-	case oracle.Nondeterministic:
+	case oracle.StatusNondeterministic:
 		if cr.Divergence != nil {
 			return cr.Divergence.String()
 		}
-	case oracle.Error:
+	case oracle.StatusError:
 		return cr.Error
 	}
 	return ""
@@ -248,7 +248,7 @@ func clip(v json.RawMessage, n int) string {
 func attention(r *oracle.Report) []*oracle.CaseReport {
 	var out []*oracle.CaseReport
 	for _, c := range r.Cases {
-		if c.Status != oracle.Unchanged {
+		if c.Status != oracle.StatusUnchanged {
 			out = append(out, c)
 		}
 	}

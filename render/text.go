@@ -39,7 +39,7 @@ type TextOptions struct {
 func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
 	c := o.Colors
 	for _, cr := range r.Cases {
-		if cr.Status == oracle.Unchanged && !o.All {
+		if cr.Status == oracle.StatusUnchanged && !o.All {
 			continue
 		}
 		writeCase(w, c, cr, o.MaxValue)
@@ -58,19 +58,19 @@ func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
 func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int) {
 	status := fmt.Sprintf("%-16s", cr.Status)
 	switch cr.Status {
-	case oracle.Unchanged:
+	case oracle.StatusUnchanged:
 		status = c.paint(c.Good, status)
-	case oracle.Error, oracle.Changed, oracle.Nondeterministic:
+	case oracle.StatusError, oracle.StatusChanged, oracle.StatusNondeterministic:
 		status = c.paint(c.Bad, status)
 	default:
 		status = c.paint(c.Warn, status)
 	}
 	note := ""
-	if cr.Status != oracle.Nondeterministic {
+	if cr.Status != oracle.StatusNondeterministic {
 		note = caseNote(cr)
 	}
 	if note != "" {
-		if cr.Label != "" || cr.Status == oracle.Error {
+		if cr.Label != "" || cr.Status == oracle.StatusError {
 			note = c.paint(c.Bad, note)
 		} else {
 			note = c.paint(c.Dim, note)
@@ -130,20 +130,20 @@ func (c Colors) segs(ss []seg) string {
 func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, maxValue int) {
 	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
 	switch f.State {
-	case "added":
+	case oracle.FileAdded:
 		fmt.Fprint(w, " (new file)")
-	case "removed":
+	case oracle.FileRemoved:
 		fmt.Fprint(w, " (file gone)")
-	case "unreadable":
+	case oracle.FileUnreadable:
 		fmt.Fprint(w, ": "+f.Error)
 	}
 	fmt.Fprintln(w)
 	for _, ch := range f.Changes {
 		sign := c.paint(c.Warn, "~")
 		switch ch.Op {
-		case "add":
+		case oracle.ChangeAdd:
 			sign = c.paint(c.Good, "+")
-		case "remove":
+		case oracle.ChangeRemove:
 			sign = c.paint(c.Bad, "-")
 		}
 		label := ""
@@ -184,9 +184,9 @@ func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, max
 		for _, ch := range m.Value {
 			sign := c.paint(c.Warn, "~")
 			switch ch.Op {
-			case "add":
+			case oracle.ChangeAdd:
 				sign = c.paint(c.Good, "+")
-			case "remove":
+			case oracle.ChangeRemove:
 				sign = c.paint(c.Bad, "-")
 			}
 			fmt.Fprintf(w, "%s%s %s: %s\n", sub, sign, pathOf(ch), c.segs(changeSegs(ch, maxValue)))
