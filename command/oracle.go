@@ -183,8 +183,12 @@ func recordCommand(envs Environments) *cli.Command {
 		Usage: "run the cases and freeze their artifacts as baselines",
 		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
-			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
-			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
+			"refused (nondeterministic) and the first differing path is shown. Writes are atomic: each file\n" +
+			"is either its old or its new version. Every case is listed with what was done: wrote, kept,\n" +
+			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
+			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
+			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
 		Flags: append(selectionFlags(),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
@@ -240,7 +244,7 @@ func recordCommand(envs Environments) *cli.Command {
 
 func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, rc := range rep.Cases {
-		status := fmt.Sprintf("%-9s", rc.Status)
+		status := fmt.Sprintf("%-11s", rc.Status)
 		note := ""
 		switch rc.Status {
 		case oracle.Wrote:
@@ -258,6 +262,9 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 			note = "  baseline with no case; --prune removes it"
 		case oracle.Removed:
 			status = s.Warn(status)
+		case oracle.NotWritten:
+			status = s.Dim(status)
+			note = "  not written: record stopped at an error"
 		}
 		verdict := ""
 		if rc.Verdict != "" {
@@ -272,13 +279,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{rep.Count(oracle.Removed), "removed"}, {rep.Count(oracle.Stale), "obsolete"}, {rep.Count(oracle.Refused), "refused"}, {rep.Count(oracle.Failed), "failed"}} {
+	}{{rep.Count(oracle.Removed), "removed"}, {rep.Count(oracle.Stale), "obsolete"}, {rep.Count(oracle.Refused), "refused"}, {rep.Count(oracle.Failed), "failed"}, {rep.Count(oracle.NotWritten), "not written"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}
-	}
-	if rep.Count(oracle.Failed) > 0 {
-		parts = append(parts, "nothing written")
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
 }
