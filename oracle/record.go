@@ -5,28 +5,29 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 )
 
 // RecordStatus is what record did with one case.
 type RecordStatus string
 
 const (
-	Wrote   RecordStatus = "wrote"   // a new or changed baseline was written
-	Kept    RecordStatus = "kept"    // the baseline already held these bytes
-	Refused RecordStatus = "refused" // the runs differ: nondeterministic, not frozen
-	Removed RecordStatus = "removed" // an obsolete baseline, removed by --prune
-	Stale   RecordStatus = "obsolete"
-	Failed  RecordStatus = "error"
-	// NotWritten is a case that ran and agreed but was not written,
+	RecordWrote    RecordStatus = "wrote"                      // a new or changed baseline was written
+	RecordKept     RecordStatus = "kept"                       // the baseline already held these bytes
+	RecordRefused  RecordStatus = "refused"                    // the runs differ: nondeterministic, not frozen
+	RecordRemoved  RecordStatus = "removed"                    // an obsolete baseline, removed by --prune
+	RecordObsolete              = RecordStatus(StatusObsolete) // a baseline with no case, kept
+	RecordError                 = RecordStatus(StatusError)    // the case could not run or be written
+	// RecordNotWritten is a case that ran and agreed but was not written,
 	// because another case failed: its baseline, if any, is as it was.
-	NotWritten RecordStatus = "not-written"
+	RecordNotWritten RecordStatus = "not-written"
 )
 
 // RecordedCase is one case of a record report.
 type RecordedCase struct {
 	Case       string       `json:"case"`
 	Status     RecordStatus `json:"status"`
-	Verdict    string       `json:"verdict,omitempty"`
+	Verdict    env.Verdict  `json:"verdict,omitempty"`
 	Divergence *Divergence  `json:"divergence,omitempty"`
 	Error      string       `json:"error,omitempty"`
 }
@@ -51,9 +52,9 @@ func (r *RecordReport) Count(s RecordStatus) int {
 // case was refused as nondeterministic, 0 otherwise.
 func (r *RecordReport) ExitCode() int {
 	switch {
-	case r.Count(Failed) > 0:
+	case r.Count(RecordError) > 0:
 		return 2
-	case r.Count(Refused) > 0:
+	case r.Count(RecordRefused) > 0:
 		return 1
 	}
 	return 0
@@ -93,14 +94,14 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		rc := RecordedCase{Case: c.Key.String()}
 		switch run := runs[i]; {
 		case run.err != nil:
-			rc.Status, rc.Error = Failed, run.err.Error()
+			rc.Status, rc.Error = RecordError, run.err.Error()
 			failed = true
 		case run.fresh.Divergence != nil:
-			rc.Status, rc.Divergence = Refused, run.fresh.Divergence
-			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+			rc.Status, rc.Divergence = RecordRefused, run.fresh.Divergence
+			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		default:
-			rc.Status = NotWritten // until it is written or kept
-			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+			rc.Status = RecordNotWritten // until it is written or kept
+			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		}
 		rep.Cases = append(rep.Cases, rc)
 	}
@@ -111,22 +112,22 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	for i, c := range cases {
 		known[c.Key] = true
 		rc := &rep.Cases[i]
-		if rc.Status == Refused {
+		if rc.Status == RecordRefused {
 			continue
 		}
 		res, err := store.Write(c.Key, runs[i].fresh.Entry)
 		if err != nil {
 			// Stop here: the cases before are written or kept, this one
 			// failed (its files each old or new), the rest not written.
-			rc.Status, rc.Error = Failed, strings.TrimPrefix(err.Error(), "record "+rc.Case+": ")
+			rc.Status, rc.Error = RecordError, strings.TrimPrefix(err.Error(), "record "+rc.Case+": ")
 			if res == baseline.Written {
 				rc.Error += " (some of its files were replaced before the failure)"
 			}
 			return rep, nil
 		}
-		rc.Status = Kept
+		rc.Status = RecordKept
 		if res == baseline.Written {
-			rc.Status = Wrote
+			rc.Status = RecordWrote
 		}
 	}
 	obsolete, err := obsoleteKeys(store, known, sel)
@@ -134,22 +135,22 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return rep, err
 	}
 	for _, k := range obsolete {
-		rep.Cases = append(rep.Cases, RecordedCase{Case: k.String(), Status: Stale})
+		rep.Cases = append(rep.Cases, RecordedCase{Case: k.String(), Status: RecordObsolete})
 	}
 	if !opts.Prune {
 		return rep, nil
 	}
 	for i := range rep.Cases {
 		rc := &rep.Cases[i]
-		if rc.Status != Stale {
+		if rc.Status != RecordObsolete {
 			continue
 		}
 		k, _ := baseline.ParseKey(rc.Case)
 		if err := store.Remove(k); err != nil {
-			rc.Status, rc.Error = Failed, err.Error()
+			rc.Status, rc.Error = RecordError, err.Error()
 			return rep, nil // the obsolete baselines after it are left
 		}
-		rc.Status = Removed
+		rc.Status = RecordRemoved
 	}
 	return rep, nil
 }
