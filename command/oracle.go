@@ -98,6 +98,9 @@ func checkCommand(envs Environments) *cli.Command {
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
 		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
 			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
+			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
+			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
