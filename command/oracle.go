@@ -260,7 +260,7 @@ func recordCommand(envs Environments) *cli.Command {
 
 func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, rc := range rep.Cases {
-		status := fmt.Sprintf("%-11s", rc.Status)
+		status := fmt.Sprintf("%-9s", rc.Status)
 		note := ""
 		switch rc.Status {
 		case oracle.RecordWrote:
