@@ -86,7 +86,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		}
 		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
-			return sel, traceKeyFix(err)
+			return sel, targetFix(err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "replay case %s: trace in %s\n", k, stored)
 		agents = append(agents, k.Agent)
@@ -97,18 +97,18 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	return sel, nil
 }
 
-// traceFlags are the flags that name what a trace may not.
-var traceFlags = map[oracle.TraceField]string{oracle.TraceEnv: "--env", oracle.TraceTask: "--task"}
+// targetFlags are the flags that name what a trace may not.
+var targetFlags = map[runner.TargetField]string{runner.TargetEnv: "--env", runner.TargetTask: "--task"}
 
-// traceKeyFix adds to an error about the environment or task of a trace
-// the flag that mends it.
-func traceKeyFix(err error) error {
-	var ke *oracle.TraceKeyError
-	if !errors.As(err, &ke) {
+// targetFix adds to an error about the environment or task of a trace the
+// flag that mends it.
+func targetFix(err error) error {
+	var te *runner.TargetError
+	switch {
+	case !errors.As(err, &te):
 		return err
+	case te.Recorded == "":
+		return fmt.Errorf("%w; name it with %s", err, targetFlags[te.Field])
 	}
-	if ke.Recorded == "" {
-		return fmt.Errorf("%w; name it with %s", err, traceFlags[ke.Field])
-	}
-	return fmt.Errorf("%w; drop %s or give the matching trace", err, traceFlags[ke.Field])
+	return fmt.Errorf("%w; give %s %s or the trace of %s %s", err, targetFlags[te.Field], te.Recorded, te.Field, te.Given)
 }

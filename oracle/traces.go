@@ -83,30 +83,6 @@ func traceTask(name string) (string, bool) {
 	return "", false
 }
 
-// TraceField is what a replay case needs from its trace or its caller.
-type TraceField string
-
-const (
-	TraceEnv  TraceField = "environment"
-	TraceTask TraceField = "task"
-)
-
-// TraceKeyError is ImportTrace's error when the trace names no environment
-// or task and none is given (Recorded and Given are empty), or names
-// another one than the one given.
-type TraceKeyError struct {
-	Path            string
-	Field           TraceField
-	Recorded, Given string
-}
-
-func (e *TraceKeyError) Error() string {
-	if e.Recorded == "" {
-		return fmt.Sprintf("replay %s: the trace names no %s (it has no run_start event)", e.Path, e.Field)
-	}
-	return fmt.Sprintf("replay %s: the trace is of %s %s, not %s", e.Path, e.Field, e.Recorded, e.Given)
-}
-
 // ImportTrace copies the trace at path into the project at projectDir as a
 // replay case and returns its key and the stored file. The environment and task are the ones
 // the trace's run_start names; envName and taskID, when not empty, must
@@ -122,22 +98,8 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if err != nil {
 		return baseline.Key{}, "", err
 	}
-	pick := func(what TraceField, recorded, given string) (string, error) {
-		switch {
-		case recorded != "" && given != "" && recorded != given:
-			return "", &TraceKeyError{Path: path, Field: what, Recorded: recorded, Given: given}
-		case recorded != "":
-			return recorded, nil
-		case given != "":
-			return given, nil
-		}
-		return "", &TraceKeyError{Path: path, Field: what}
-	}
 	var k baseline.Key
-	if k.Env, err = pick(TraceEnv, rec.Environment, envName); err != nil {
-		return k, "", err
-	}
-	if k.Task, err = pick(TraceTask, rec.Task, taskID); err != nil {
+	if k.Env, k.Task, err = rec.Target(path, envName, taskID); err != nil {
 		return k, "", err
 	}
 	k.Agent = ReplayName(path)

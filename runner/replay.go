@@ -19,6 +19,57 @@ type Recording struct {
 	Task        string
 }
 
+// Target returns the environment and task the trace at path replays: the
+// ones its run_start names. envName and taskID, when not empty, must agree
+// with them, and they name them for a trace without run_start. run, record
+// and the replay cases all hold a trace to this one rule.
+func (r *Recording) Target(path, envName, taskID string) (string, string, error) {
+	pick := func(what TargetField, recorded, given string) (string, error) {
+		switch {
+		case recorded != "" && given != "" && recorded != given:
+			return "", &TargetError{Path: path, Field: what, Recorded: recorded, Given: given}
+		case recorded != "":
+			return recorded, nil
+		case given != "":
+			return given, nil
+		}
+		return "", &TargetError{Path: path, Field: what}
+	}
+	e, err := pick(TargetEnv, r.Environment, envName)
+	if err != nil {
+		return "", "", err
+	}
+	t, err := pick(TargetTask, r.Task, taskID)
+	if err != nil {
+		return "", "", err
+	}
+	return e, t, nil
+}
+
+// TargetField is what Target needs from a trace or its caller.
+type TargetField string
+
+const (
+	TargetEnv  TargetField = "environment"
+	TargetTask TargetField = "task"
+)
+
+// TargetError is Target's error when the trace names no environment or task
+// and none is given (Recorded and Given are empty), or names another one
+// than the one given.
+type TargetError struct {
+	Path            string
+	Field           TargetField
+	Recorded, Given string
+}
+
+func (e *TargetError) Error() string {
+	if e.Recorded == "" {
+		return fmt.Sprintf("replay %s: the trace names no %s (it has no run_start event)", e.Path, e.Field)
+	}
+	return fmt.Sprintf("replay %s: the trace is of %s %s, not %s", e.Path, e.Field, e.Recorded, e.Given)
+}
+
 // ReadTrace reads a recorded trace for a replay. See ParseTrace.
 func ReadTrace(path string) (*Recording, error) {
 	data, err := os.ReadFile(path)
