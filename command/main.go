@@ -60,7 +60,7 @@ func App(envs Environments) *cli.App {
 		Name:  "oracle",
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
 		Description: "oracle rolls agents through the tasks of evaluation environments, writes deterministic artifacts\n" +
-			"(result.json, state-diff.json), freezes them as baselines when behaviour is known good (record),\n" +
+			"(result.json, state-diff.json, calls.json), freezes them as baselines when behaviour is known good (record),\n" +
 			"and gates CI by re-running and comparing byte for byte (check).",
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,

@@ -84,8 +84,9 @@ func checkCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "check",
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
-		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
-			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+		Description: "Runs every selected case (environment × regression agent × task) and compares its artifacts\n" +
+			"(result.json, state-diff.json, calls.json; see --artifacts) with the baselines in .silo/baselines\n" +
+			"byte for byte. Never writes a baseline.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
@@ -169,7 +170,8 @@ func recordCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "record",
 		Usage: "run the cases and freeze their artifacts as baselines",
-		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
+		Description: "Runs every selected case at least twice and writes its artifacts (result.json, state-diff.json,\n" +
+			"calls.json; see --artifacts) to\n" +
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
 			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",

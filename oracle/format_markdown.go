@@ -69,7 +69,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 				fmt.Fprintln(w, "| op | path | old | new |")
 				fmt.Fprintln(w, "| --- | --- | --- | --- |")
 				for _, ch := range f.Changes {
-					fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", ch.Op, mdCode(ch.Path), mdValue(ch.From), mdValue(ch.To))
+					fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", ch.Op, mdCode(ch.Location()), mdValue(ch.From), mdValue(ch.To))
 				}
 				fmt.Fprintln(w)
 			}

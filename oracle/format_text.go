@@ -89,6 +89,8 @@ func writeFileDiff(w io.Writer, c Colors, f *FileDiff, indent string, maxValue i
 		fmt.Fprint(w, " (new file)")
 	case "removed":
 		fmt.Fprint(w, " (file gone)")
+	case FileMissing:
+		fmt.Fprint(w, " (not in the baseline; oracle record adds it)")
 	case "unreadable":
 		fmt.Fprint(w, ": "+f.Error)
 	}
@@ -96,11 +98,11 @@ func writeFileDiff(w io.Writer, c Colors, f *FileDiff, indent string, maxValue i
 	for _, ch := range f.Changes {
 		switch ch.Op {
 		case "add":
-			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Good, "+"), ch.Path, c.paint(c.Good, clip(string(ch.To), maxValue)))
+			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Good, "+"), ch.Location(), c.paint(c.Good, clip(string(ch.To), maxValue)))
 		case "remove":
-			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Bad, "-"), ch.Path, c.paint(c.Bad, clip(string(ch.From), maxValue)))
+			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Bad, "-"), ch.Location(), c.paint(c.Bad, clip(string(ch.From), maxValue)))
 		default:
-			fmt.Fprintf(w, "%s  %s %s: %s → %s\n", indent, c.paint(c.Warn, "~"), ch.Path,
+			fmt.Fprintf(w, "%s  %s %s: %s → %s\n", indent, c.paint(c.Warn, "~"), ch.Location(),
 				c.paint(c.Bad, clip(string(ch.From), maxValue)), c.paint(c.Good, clip(string(ch.To), maxValue)))
 		}
 	}

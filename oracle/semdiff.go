@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
+	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/wI2L/jsondiff"
 )
@@ -16,7 +18,8 @@ import (
 type FileDiff struct {
 	File string `json:"file"`
 	// State is "changed", "added" (no frozen file), "removed" (no fresh
-	// file) or "unreadable" (not JSON; see Error).
+	// file), "missing" (the case wants a file its baseline lacks; record
+	// adds it) or "unreadable" (not JSON; see Error).
 	State   string   `json:"state"`
 	Changes []Change `json:"changes,omitempty"`
 	// Invisible names differences of bytes that do not change the JSON
@@ -26,12 +29,27 @@ type FileDiff struct {
 	Error     string   `json:"error,omitempty"`
 }
 
+// FileMissing is the State of a file a case freezes and its baseline lacks.
+const FileMissing = "missing"
+
 // Change is one RFC 6902 operation with the value before and after.
 type Change struct {
 	Op   string          `json:"op"`
 	Path string          `json:"path"`
 	From json.RawMessage `json:"from,omitempty"`
 	To   json.RawMessage `json:"to,omitempty"`
+	// Label, when set, names the change for a reader in place of Path: in
+	// calls.json, the call and the field ("#3 list_stalled_deals output
+	// /deals/0/daysInStage").
+	Label string `json:"label,omitempty"`
+}
+
+// Location is where a report shows the change: its Label, or its Path.
+func (c Change) Location() string {
+	if c.Label != "" {
+		return c.Label
+	}
+	return c.Path
 }
 
 // DiffFile compares two versions of an artifact; nil means the file is
@@ -58,29 +76,42 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 		d.Invisible = invisibleDifferences(old, fresh)
 		return d
 	}
-	patch, err := jsondiff.CompareJSON(a, b, jsondiff.UnmarshalFunc(unmarshalNumbers))
-	if err != nil {
-		d.State = "unreadable"
-		d.Error = err.Error()
-		return d
+	calls, isCalls := []Change(nil), false
+	if name == baseline.CallsFile || strings.HasSuffix(name, "."+baseline.CallsFile) {
+		calls, isCalls = diffCalls(a, b)
 	}
-	for _, op := range patch {
-		c := Change{Op: op.Type, Path: op.Path}
-		switch op.Type {
-		case jsondiff.OperationReplace:
-			c.From, c.To = rawOf(op.OldValue), rawOf(op.Value)
-		case jsondiff.OperationRemove:
-			c.From = rawOf(op.OldValue)
-		case jsondiff.OperationAdd:
-			c.To = rawOf(op.Value)
+	if isCalls {
+		d.Changes = calls
+	} else {
+		patch, err := jsondiff.CompareJSON(a, b, jsondiff.UnmarshalFunc(unmarshalNumbers))
+		if err != nil {
+			d.State = "unreadable"
+			d.Error = err.Error()
+			return d
 		}
-		d.Changes = append(d.Changes, c)
+		for _, op := range patch {
+			d.Changes = append(d.Changes, changeOf(op))
+		}
 	}
 	d.Invisible = invisibleDifferences(old, fresh)
 	if len(d.Changes) == 0 && len(d.Invisible) == 0 {
 		d.Invisible = []string{orderOrSpacing(a, b)}
 	}
 	return d
+}
+
+// changeOf is the Change of one operation of a patch.
+func changeOf(op jsondiff.Operation) Change {
+	c := Change{Op: op.Type, Path: op.Path}
+	switch op.Type {
+	case jsondiff.OperationReplace:
+		c.From, c.To = rawOf(op.OldValue), rawOf(op.Value)
+	case jsondiff.OperationRemove:
+		c.From = rawOf(op.OldValue)
+	case jsondiff.OperationAdd:
+		c.To = rawOf(op.Value)
+	}
+	return c
 }
 
 // parseLoose strips what does not change a JSON value (a byte-order mark)
