@@ -118,13 +118,13 @@ func verifierTestCommand(envs Environments) *cli.Command {
 				}
 				if len(p.tasks) > 0 && len(r.Untested) > 0 {
 					u := r.Untested[0]
-					return fmt.Errorf("no_candidates: %s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)
+					return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)}
 				}
 				report.Merge(r)
 			}
 			if len(report.Outcomes) == 0 {
-				return fmt.Errorf("no_candidates: no verifier test candidates in %s; add %s/<TASK>.json to an environment and set Definition.Candidates",
-					strings.Join(planNames(plan), ", "), verifiertest.Dir)
+				return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("no verifier test candidates in %s; add %s/<TASK>.json to an environment and set Definition.Candidates",
+					strings.Join(planNames(plan), ", "), verifiertest.Dir)}
 			}
 			sum := report.Summary()
 			w := c.App.Writer

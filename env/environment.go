@@ -1,6 +1,7 @@
 package env
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -41,10 +42,13 @@ type World interface {
 	// HasTool reports whether a tool of that name exists.
 	HasTool(name string) bool
 	// Call runs a tool on an input the caller has validated against the
-	// tool's schema. It returns the output as compact JSON, or an error (a
-	// *ToolError for the agent). On error or panic the state is as it was
-	// before the call.
-	Call(name string, input json.RawMessage) (json.RawMessage, error)
+	// tool's schema, passing it ctx. It returns the output as compact JSON,
+	// or an error (a *ToolError for the agent). On error or panic the state
+	// is as it was before the call. A tool that has not returned when ctx
+	// ends is abandoned: Call returns a tool_abandoned error at once, the
+	// world keeps (and State and Verify see) the state from before that
+	// call, and it refuses further calls. Calls must not overlap.
+	Call(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error)
 	// State returns the current state as a JSON object.
 	State() (json.RawMessage, error)
 	// Initial returns the state the rollout started from, as a JSON object.
@@ -238,5 +242,6 @@ func FindTask(e Environment, id string) (Task, error) {
 		}
 		ids[i] = t.ID
 	}
-	return Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
+	return Task{}, &Error{Code: CodeTaskNotFound, Known: ids,
+		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))}
 }

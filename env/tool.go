@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,24 +10,30 @@ import (
 
 // Tool is one operation an agent may call on a state of type S.
 //
-// Run receives the state and the call's input, already validated against
-// InputSchema by the runner. What it returns reaches the agent as JSON. When
-// it returns an error (or panics) the state is restored to what it was before
-// the call, so a tool may change the state step by step and give up halfway.
+// Run receives the rollout's context, the state and the call's input,
+// already validated against InputSchema by the runner. What it returns
+// reaches the agent as JSON. When it returns an error (or panics) the state
+// is restored to what it was before the call, so a tool may change the state
+// step by step and give up halfway.
+//
+// ctx is cancelled when the rollout ends (timeout, budget, cancellation). A
+// tool that waits on anything should return when it is; one that does not
+// is abandoned: the rollout ends on time without it, its changes are
+// dropped, and the world it holds is never read again.
 type Tool[S any] struct {
 	Name        string
 	Description string
 	// InputSchema is a JSON Schema (draft 2020-12 unless it says otherwise)
 	// for the input object.
 	InputSchema string
-	Run         func(s *S, input json.RawMessage) (any, error)
+	Run         func(ctx context.Context, s *S, input json.RawMessage) (any, error)
 }
 
 // Typed adapts a function taking a decoded input struct to Tool.Run. The
 // input is decoded with unknown fields rejected; a decoding failure is an
 // invalid_input tool error.
-func Typed[S, In any](f func(s *S, in In) (any, error)) func(*S, json.RawMessage) (any, error) {
-	return func(s *S, raw json.RawMessage) (any, error) {
+func Typed[S, In any](f func(ctx context.Context, s *S, in In) (any, error)) func(context.Context, *S, json.RawMessage) (any, error) {
+	return func(ctx context.Context, s *S, raw json.RawMessage) (any, error) {
 		var in In
 		if len(bytes.TrimSpace(raw)) > 0 {
 			dec := json.NewDecoder(bytes.NewReader(raw))
@@ -36,7 +43,7 @@ func Typed[S, In any](f func(s *S, in In) (any, error)) func(*S, json.RawMessage
 				return nil, &ToolError{Code: "invalid_input", Message: err.Error()}
 			}
 		}
-		return f(s, in)
+		return f(ctx, s, in)
 	}
 }
 

@@ -32,7 +32,7 @@ func boxDefinition() Definition[boxState] {
 			return &boxState{Now: "2026-01-05T09:00:00Z", Items: []string{"a"}}, nil
 		},
 		Tools: []Tool[boxState]{{Name: "list", InputSchema: `{"type":"object","additionalProperties":false}`,
-			Run: func(s *boxState, _ json.RawMessage) (any, error) { return s.Items, nil }}},
+			Run: func(_ context.Context, s *boxState, _ json.RawMessage) (any, error) { return s.Items, nil }}},
 		Verifiers: []Verifier[boxState]{{ID: "VER-001", TaskID: "TASK-001", Name: "listed",
 			Check: func(_, _ *boxState, c VerifyContext) []CheckResult {
 				return []CheckResult{Check("answered", c.AgentOutput != "", "")}

@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
@@ -15,6 +16,11 @@ type world[S any] struct {
 	state     *S
 	initial   json.RawMessage
 	maxOutput int
+	// abandoned is the state from before a call whose tool did not return
+	// before the call's context ended. From then on the world serves that
+	// state and refuses calls: w.state is still in the stuck tool's hands
+	// and is never read again.
+	abandoned json.RawMessage
 }
 
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
@@ -25,30 +31,65 @@ func (w *world[S]) HasTool(name string) bool {
 	return ok
 }
 
-func (w *world[S]) State() (json.RawMessage, error) { return marshalState(w.state) }
+func (w *world[S]) State() (json.RawMessage, error) {
+	if w.abandoned != nil {
+		return w.abandoned, nil
+	}
+	return marshalState(w.state)
+}
 
-func (w *world[S]) Call(name string, input json.RawMessage) (out json.RawMessage, err error) {
+// Call runs the tool in its own goroutine and waits for it or for ctx. A
+// tool still running when ctx ends is abandoned: the world keeps the state
+// from before the call (the last consistent one) and is closed to calls.
+func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
+	if w.abandoned != nil {
+		return nil, Errorf("world_abandoned", "a tool of this rollout never returned; no more tool calls are accepted")
+	}
 	tool, ok := w.env.tools[name]
 	if !ok {
 		return nil, Errorf("tool_not_found", "Unknown tool %q.", name)
+	}
+	if err := context.Cause(ctx); err != nil {
+		return nil, Errorf("rollout_ended", "tool %s not run: %v", name, err)
 	}
 	before, err := json.Marshal(w.state)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			out = nil
-			err = &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
-				Details: map[string]any{"stack": string(debug.Stack())}}
+	type ret struct {
+		value any
+		err   error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- ret{err: &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
+					Details: map[string]any{"stack": string(debug.Stack())}}}
+			}
+		}()
+		v, err := tool.Run(ctx, w.state, input)
+		done <- ret{v, err}
+	}()
+	var r ret
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		select {
+		case r = <-done: // it returned as the context ended: keep its answer
+		default:
+			w.abandoned = before
+			return nil, Errorf("tool_abandoned", "tool %s did not return before the rollout ended (%v); its changes are dropped", name, context.Cause(ctx))
 		}
+	}
+	defer func() {
 		if err != nil {
 			if rerr := w.restore(before); rerr != nil {
 				err = fmt.Errorf("%w (and the state could not be restored: %v)", err, rerr)
 			}
 		}
 	}()
-	value, err := tool.Run(w.state, input)
+	value, err := r.value, r.err
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func newLedger(t testing.TB, o ledgerOpts) env.Environment {
 		Tools: []env.Tool[ledger]{{
 			Name: "charge", Description: "Charges the fee on an amount.",
 			InputSchema: `{"type":"object","properties":{"id":{"type":"string"},"amount":{"type":"number"}},"required":["id","amount"]}`,
-			Run: env.Typed(func(s *ledger, in struct {
+			Run: env.Typed(func(_ context.Context, s *ledger, in struct {
 				ID     string  `json:"id"`
 				Amount float64 `json:"amount"`
 			}) (any, error) {

@@ -30,13 +30,15 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		cfg := r.Exec
 		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
 		if cfg.Command == "" {
-			return nil, fmt.Errorf("agent_not_found: exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'")
+			return nil, &env.Error{Code: env.CodeAgentNotFound,
+				Message: "exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'"}
 		}
 		return ExecAgent(cfg), nil
 	case strings.HasPrefix(ref, "replay:"):
 		path := strings.TrimPrefix(ref, "replay:")
 		if path == "" {
-			return nil, fmt.Errorf("agent_not_found: replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
+			return nil, &env.Error{Code: env.CodeAgentNotFound,
+				Message: "replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl"}
 		}
 		rec, err := ReadTrace(path)
 		if err != nil {
@@ -49,7 +51,9 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 	}
 	names := e.Agents()
 	if len(names) == 0 {
-		return nil, fmt.Errorf("agent_not_found: no agent %s in %s, which has no built-in agents; use exec:COMMAND or replay:PATH", ref, e.Name())
+		return nil, &env.Error{Code: env.CodeAgentNotFound,
+			Message: fmt.Sprintf("no agent %s in %s, which has no built-in agents; use exec:COMMAND or replay:PATH", ref, e.Name())}
 	}
-	return nil, fmt.Errorf("agent_not_found: no agent %s in %s; built-in agents: %s, or exec:COMMAND, replay:PATH", ref, e.Name(), strings.Join(names, ", "))
+	return nil, &env.Error{Code: env.CodeAgentNotFound, Known: names,
+		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or exec:COMMAND, replay:PATH", ref, e.Name(), strings.Join(names, ", "))}
 }

@@ -111,12 +111,13 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	tools := world.Tools()
 	trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", tools))
 
-	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{}}
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{},
+		ctx: actx, slot: make(chan struct{}, 1)}
 	for _, t := range tools {
 		s.specs[t.Name] = t
 	}
-	actx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	s.stop = func(reason error) { cancel(reason) }
 	timer := time.AfterFunc(cfg.Timeout, func() { s.end(env.ErrTimeout) })
 	defer timer.Stop()
@@ -142,6 +143,11 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	case <-actx.Done():
 	}
 	reason, output, agentErr := s.finish(ret, finished)
+	// the rollout is over: a tool still running sees its context end, and
+	// the world is read below only once no call is in flight (a stuck tool
+	// is abandoned and the world keeps the state from before its call)
+	cancel(errRolloutOver)
+	s.slot <- struct{}{}
 	if reason != Completed && !finished {
 		// give a stopped agent a grace period to return, then abandon it
 		select {
@@ -205,8 +211,15 @@ type agentReturn struct {
 	err error
 }
 
+// errRolloutOver cancels the tools' context once the runner has decided the
+// rollout's end, whatever ended it.
+var errRolloutOver = errors.New("the rollout is over")
+
 // session is the runner's side of one rollout: it serialises tool calls,
 // counts them against the budget, and refuses calls once the rollout ended.
+// mu guards the bookkeeping only and is never held while a tool runs, so
+// the timer and the runner can always end the rollout; slot lets one call
+// at a time reach the world.
 type session struct {
 	mu     sync.Mutex
 	world  env.World
@@ -220,6 +233,8 @@ type session struct {
 	ended  bool
 	reason error // why the rollout was stopped, if it was
 	stop   func(reason error)
+	ctx    context.Context // the rollout's context, given to tools
+	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
 }
 
 // end stops the rollout for reason unless it has already ended.
@@ -263,12 +278,21 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	if raw == nil && marshalErr == nil {
 		raw = json.RawMessage(`{}`)
 	}
+	select {
+	case s.slot <- struct{}{}:
+		defer func() { <-s.slot }()
+	case <-s.ctx.Done():
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return errorResult(s.endedError())
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.ended {
-		return errorResult(env.Errorf("rollout_ended", "the rollout has ended (%s); no more tool calls are accepted", reasonText(s.reason)))
+		defer s.mu.Unlock()
+		return errorResult(s.endedError())
 	}
 	if s.calls >= s.max {
+		defer s.mu.Unlock()
 		s.ended, s.reason = true, env.ErrMaxToolCalls
 		s.stop(env.ErrMaxToolCalls)
 		// the refused call is what the agent saw last: calls.json keeps it
@@ -279,14 +303,24 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	s.calls++
 	callID := s.calls
 	s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	s.mu.Unlock()
+
 	start := s.clock()
 	out, isErr := s.run(tool, raw, marshalErr)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if isErr {
 		s.errors++
 	}
 	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
 	s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
 	return env.ToolResult{Output: out, IsError: isErr}
+}
+
+// endedError is what a call made after the end is told; s.mu is held.
+func (s *session) endedError() *env.ToolError {
+	return env.Errorf("rollout_ended", "the rollout has ended (%s); no more tool calls are accepted", reasonText(s.reason))
 }
 
 func (s *session) run(tool string, input json.RawMessage, marshalErr error) (json.RawMessage, bool) {
@@ -300,7 +334,7 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 	if te := validateInput(spec, input); te != nil {
 		return toolErrorJSON(te), true
 	}
-	out, err := s.world.Call(tool, input)
+	out, err := s.world.Call(s.ctx, tool, input)
 	if err != nil {
 		return toolErrorJSON(env.AsToolError(err)), true
 	}

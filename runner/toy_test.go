@@ -40,9 +40,9 @@ func toyTools() []env.Tool[toyState] {
 	}
 	return []env.Tool[toyState]{
 		{Name: "list_counters", Description: "Lists the counters.", InputSchema: `{"type":"object","additionalProperties":false}`,
-			Run: func(s *toyState, _ json.RawMessage) (any, error) { return s.Counters, nil }},
+			Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) { return s.Counters, nil }},
 		{Name: "set_counter", Description: "Sets a counter.", InputSchema: setSchema,
-			Run: env.Typed(func(s *toyState, in setInput) (any, error) {
+			Run: env.Typed(func(_ context.Context, s *toyState, in setInput) (any, error) {
 				c, err := find(s, in.ID)
 				if err != nil {
 					return nil, err
@@ -51,7 +51,7 @@ func toyTools() []env.Tool[toyState] {
 				return *c, nil
 			})},
 		{Name: "set_then_fail", Description: "Sets every counter, then fails.", InputSchema: `{"type":"object"}`,
-			Run: func(s *toyState, _ json.RawMessage) (any, error) {
+			Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
 				for i := range s.Counters {
 					s.Counters[i].Value = 99
 				}
@@ -59,7 +59,7 @@ func toyTools() []env.Tool[toyState] {
 				return nil, env.Errorf("invalid_state", "gave up halfway")
 			}},
 		{Name: "set_then_panic", Description: "Sets every counter, then panics.", InputSchema: `{"type":"object"}`,
-			Run: func(s *toyState, _ json.RawMessage) (any, error) {
+			Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
 				s.Counters = append(s.Counters, toyCounter{ID: "C-9", Value: 9})
 				s.Labels["broken"] = "yes"
 				panic("tool bug")

@@ -75,7 +75,7 @@ func probe(name string, tasks fstest.MapFS, tool func(s *probeState) (any, error
 		TaskFiles: tasks,
 		NewState:  func(env.Task) (*probeState, error) { return &probeState{Draws: []int{}}, nil },
 		Tools: []env.Tool[probeState]{{Name: "draw", Description: "Draws a number.", InputSchema: `{"type":"object"}`,
-			Run: func(s *probeState, _ json.RawMessage) (any, error) { return tool(s) }}},
+			Run: func(_ context.Context, s *probeState, _ json.RawMessage) (any, error) { return tool(s) }}},
 		Verifiers: []env.Verifier[probeState]{{ID: "VER-001", TaskID: "TASK-001", Name: "drew",
 			Check: func(final, _ *probeState, _ env.VerifyContext) []env.CheckResult {
 				return []env.CheckResult{env.Check("drew a number", len(final.Draws) == 1, fmt.Sprint(len(final.Draws), " draws"))}

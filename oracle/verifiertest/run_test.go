@@ -3,6 +3,7 @@ package verifiertest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -41,9 +42,12 @@ func toyEnv(t *testing.T, check func(final, initial *toyState, c env.VerifyConte
 		Tools: []env.Tool[toyState]{
 			{Name: "set", Description: "Sets the counter.",
 				InputSchema: `{"type":"object","properties":{"value":{"type":"integer"}},"required":["value"],"additionalProperties":false}`,
-				Run:         env.Typed(func(s *toyState, in setIn) (any, error) { s.Counter = in.Value; return s.Counter, nil })},
+				Run: env.Typed(func(_ context.Context, s *toyState, in setIn) (any, error) {
+					s.Counter = in.Value
+					return s.Counter, nil
+				})},
 			{Name: "ping", Description: "Pings someone.", InputSchema: `{"type":"object","additionalProperties":false}`,
-				Run: func(s *toyState, _ json.RawMessage) (any, error) {
+				Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
 					s.Pings = append(s.Pings, "ping")
 					return "pinged", nil
 				}},
@@ -139,8 +143,10 @@ func TestRunRefusesCandidatesThatCannotTestAnything(t *testing.T) {
 		}
 	}
 	e := toyEnv(t, toyVerifier, `[{"name":"a","why":"w","expect":"fail"}]`)
-	if _, err := Run(context.Background(), e, Options{Tasks: []string{"TASK-404"}}); err == nil || !strings.Contains(err.Error(), "task_not_found: no task TASK-404 in toy") {
-		t.Errorf("unknown task: error %v", err)
+	_, err := Run(context.Background(), e, Options{Tasks: []string{"TASK-404"}})
+	var coded *env.Error
+	if !errors.As(err, &coded) || coded.Code != env.CodeTaskNotFound || !strings.Contains(err.Error(), "task_not_found: no task TASK-404 in toy") {
+		t.Errorf("unknown task: error %v, want a coded task_not_found", err)
 	}
 }
 

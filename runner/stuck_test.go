@@ -1,0 +1,119 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/agent-oracle/oracle/env"
+)
+
+// newStuckToy is the toy world with one more tool, stuck, which changes the
+// state and then never returns, ignoring its context, writing to the state
+// all the while (so `go test -race` sees any read of the abandoned world).
+// It stops only when the test ends.
+func newStuckToy(t *testing.T) env.Environment {
+	t.Helper()
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	stuck := env.Tool[toyState]{Name: "stuck", Description: "Never returns.", InputSchema: `{"type":"object"}`,
+		Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
+			for i := 0; ; i++ {
+				s.Counters[0].Value = 5 + i%2
+				s.Labels["stuck"] = "yes"
+				select {
+				case <-release:
+					return nil, nil
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}}
+	e, err := env.New(env.Definition[toyState]{
+		Name: "toy",
+		TaskFiles: fstest.MapFS{
+			"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"Set C-1","instruction":"Set counter C-1 to 5.","verifierId":"VER-001"}`)},
+		},
+		NewState: func(env.Task) (*toyState, error) {
+			return &toyState{Now: "2026-03-16T09:00:00Z", Counters: []toyCounter{{"C-1", 1}, {"C-2", 2}}, Labels: map[string]string{}}, nil
+		},
+		Tools:     append(toyTools(), stuck),
+		Verifiers: []env.Verifier[toyState]{toyVerifier(setToFive)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// callsStuck sets C-2 (a change that stands), then calls the stuck tool and
+// returns once the call comes back, as an agent that reads its results would.
+var callsStuck = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+	in.Call(ctx, "set_counter", map[string]any{"id": "C-2", "value": 7})
+	r := in.Call(ctx, "stuck", nil)
+	return string(r.Output), nil
+})
+
+func TestStuckToolTimesOut(t *testing.T) {
+	e := newStuckToy(t)
+	o := run(t, e, callsStuck, Config{Timeout: 50 * time.Millisecond, Grace: 50 * time.Millisecond})
+	r := o.Result
+	if r.TerminationReason != Timeout {
+		t.Errorf("termination reason %s, want %s", r.TerminationReason, Timeout)
+	}
+	if r.ToolCalls != 2 || r.ToolErrors != 1 {
+		t.Errorf("%d calls, %d errors; want 2 calls, the stuck one an error", r.ToolCalls, r.ToolErrors)
+	}
+	// graded on the state from before the stuck call: C-2's change stands,
+	// the stuck tool's writes to C-1 and the labels are dropped
+	if len(r.Checks) == 0 || r.Checks[0].Passed {
+		t.Errorf("checks = %+v, want C-1 is 5 failed (the stuck tool's write is dropped)", r.Checks)
+	}
+	diff := string(o.Artifacts.StateDiff)
+	if !strings.Contains(diff, "C-2") || strings.Contains(diff, "stuck") || strings.Contains(diff, `"C-1"`) {
+		t.Errorf("state diff = %s, want C-2 changed and nothing of the stuck call", diff)
+	}
+	if !strings.Contains(string(o.Artifacts.Trace), "tool_abandoned") {
+		t.Errorf("trace does not say the stuck call was abandoned:\n%s", o.Artifacts.Trace)
+	}
+}
+
+func TestStuckToolDoesNotHoldCancellation(t *testing.T) {
+	e := newStuckToy(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	agent := env.AgentFunc(func(actx context.Context, in env.AgentInput) (any, error) {
+		in.Call(actx, "set_counter", map[string]any{"id": "C-2", "value": 7})
+		time.AfterFunc(20*time.Millisecond, func() { cancel(errors.New("interrupted")) })
+		r := in.Call(actx, "stuck", nil)
+		return string(r.Output), nil
+	})
+	_, err := Run(ctx, e, toyTask(t, e), agent, Config{Timeout: time.Hour, Grace: 50 * time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Errorf("err = %v, want the cancellation's cause", err)
+	}
+}
+
+// An agent that keeps calling after a tool got stuck is refused: the
+// abandoned world takes no more calls.
+func TestAbandonedWorldRefusesCalls(t *testing.T) {
+	e := newStuckToy(t)
+	w, err := e.Open(toyTask(t, e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := w.Call(ctx, "stuck", json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "tool_abandoned") {
+		t.Fatalf("stuck call: %v, want tool_abandoned", err)
+	}
+	if _, err := w.Call(context.Background(), "list_counters", json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "world_abandoned") {
+		t.Errorf("call after abandon: %v, want world_abandoned", err)
+	}
+	state, err := w.State()
+	if err != nil || strings.Contains(string(state), "stuck") {
+		t.Errorf("state = %s, %v; want the state from before the stuck call", state, err)
+	}
+}
