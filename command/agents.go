@@ -2,7 +2,9 @@ package command
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
@@ -15,9 +17,38 @@ func agentEnvFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "agent-env", Usage: "pass the variable `NAME` (or set NAME=VALUE) to exec: agents, which see only PATH and HOME otherwise (repeatable)"}
 }
 
-// resolver resolves agent references with the command's exec options.
-func resolver(c *cli.Context) runner.Resolver {
-	return runner.Resolver{Exec: runner.ExecConfig{Env: c.StringSlice("agent-env")}}
+// sandboxFlags choose how exec agents are contained.
+func sandboxFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "sandbox", Value: string(runner.SandboxAuto), Usage: "contain exec: agents with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"},
+		&cli.BoolFlag{Name: "agent-net", Usage: "let sandboxed exec: agents use the network (off by default), e.g. to call a model API"},
+		&cli.StringSliceFlag{Name: "agent-ro", Usage: "let sandboxed exec: agents read `PATH` (a virtualenv, a model cache); never .silo or an environment's folder (repeatable)"},
+	}
+}
+
+// resolver resolves agent references with the command's exec options. The
+// first exec agent of an auto sandbox without bubblewrap warns, once.
+func resolver(c *cli.Context) (runner.Resolver, error) {
+	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
+	if err != nil {
+		return runner.Resolver{}, usageError("%v", err)
+	}
+	if mode == runner.SandboxBwrap {
+		if _, err := runner.BwrapStatus(); err != nil {
+			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s", err, runner.BwrapInstallHint)
+		}
+	}
+	project, err := filepath.Abs(projectDir(c))
+	if err != nil {
+		return runner.Resolver{}, err
+	}
+	var once sync.Once
+	return runner.Resolver{
+		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
+			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
+		}},
+		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg) }) },
+	}, nil
 }
 
 // withTraceCases adds the project's replay cases (traces under

@@ -14,7 +14,7 @@ import (
 
 // selectionFlags narrow the cases of record and check.
 func selectionFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
 		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable); record also takes replay:PATH, which makes a recorded trace a case"},
 		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
@@ -24,7 +24,7 @@ func selectionFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
 		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
 		agentEnvFlag(),
-	}
+	}, sandboxFlags()...)
 }
 
 // selection reads the selection flags.
@@ -48,11 +48,15 @@ func options(c *cli.Context) (oracle.Options, error) {
 	if c.Int("repeat") < 1 || c.Int("jobs") < 1 || c.Int("max-tool-calls") < 1 || c.Duration("timeout") <= 0 {
 		return oracle.Options{}, usageError("--repeat, --jobs, --max-tool-calls and --timeout must be positive")
 	}
+	res, err := resolver(c)
+	if err != nil {
+		return oracle.Options{}, err
+	}
 	o := oracle.Options{
 		Repeat:  c.Int("repeat"),
 		Jobs:    c.Int("jobs"),
 		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
-		Resolve: resolver(c).Resolve,
+		Resolve: res.Resolve,
 	}
 	if isTerminal(c.App.ErrWriter) {
 		o.Progress = c.App.ErrWriter

@@ -19,6 +19,9 @@ func Resolve(e env.Environment, ref string) (env.Agent, error) {
 type Resolver struct {
 	// Exec configures exec:COMMAND agents; its Command is the reference's.
 	Exec ExecConfig
+	// Warn, when not nil, is given the warning of an auto sandbox that
+	// falls back to none (bubblewrap missing or not working).
+	Warn func(string)
 }
 
 // Resolve returns the agent ref names in e; see the package function
@@ -33,7 +36,7 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 			return nil, &env.Error{Code: env.CodeAgentNotFound,
 				Message: "exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'"}
 		}
-		return ExecAgent(cfg), nil
+		return execAgentFor(cfg, r.Warn)
 	case strings.HasPrefix(ref, "replay:"):
 		path := strings.TrimPrefix(ref, "replay:")
 		if path == "" {
