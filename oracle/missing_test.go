@@ -20,7 +20,7 @@ func TestMissingArtifactFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := check(t, store, e)
-	want := map[string]Status{"ledger/solver/TASK-001": Missing, "ledger/solver/TASK-002": Unchanged}
+	want := map[string]Status{"ledger/solver/TASK-001": StatusMissing, "ledger/solver/TASK-002": StatusUnchanged}
 	if diff := cmp.Diff(want, statuses(res.Report)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
@@ -35,7 +35,7 @@ func TestMissingArtifactFile(t *testing.T) {
 		t.Error("the fresh artifacts of the missing case are not kept")
 	}
 	rep := record(t, store, e)
-	if rep.Cases[0].Status != Wrote || rep.Cases[1].Status != Kept {
+	if rep.Cases[0].Status != RecordWrote || rep.Cases[1].Status != RecordKept {
 		t.Errorf("record: %+v", rep.Cases)
 	}
 	if _, err := os.Stat(store.Path(k, baseline.CallsFile)); err != nil {

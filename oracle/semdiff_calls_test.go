@@ -85,7 +85,7 @@ func TestDiffCalls(t *testing.T) {
 			}
 			var got []string
 			for _, c := range d.Changes {
-				got = append(got, c.Op+" "+c.Path+" "+c.Location()+" "+string(c.From)+" → "+string(c.To))
+				got = append(got, string(c.Op)+" "+c.Path+" "+c.Location()+" "+string(c.From)+" → "+string(c.To))
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("changes (-want +got):\n%s", diff)
