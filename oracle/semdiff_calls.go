@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/wI2L/jsondiff"
 )
 
 // maxCallCells bounds the table of the longest common subsequence of two
@@ -48,11 +48,11 @@ func diffCalls(old, fresh []byte) (changes []Change, ok bool) {
 			}
 			changes = append(changes, ch...)
 		case step.j >= 0:
-			changes = append(changes, Change{Op: jsondiff.OperationAdd, Path: "/" + strconv.Itoa(step.j),
-				To: compactRaw(b[step.j].raw), Label: fmt.Sprintf("#%d %s", step.j+1, b[step.j].tool)})
+			changes = append(changes, Change{Op: ChangeAdd, Path: "/" + strconv.Itoa(step.j),
+				To: compactCall(b[step.j].raw), Call: fmt.Sprintf("#%d %s", step.j+1, b[step.j].tool)})
 		default:
-			changes = append(changes, Change{Op: jsondiff.OperationRemove, Path: "/" + strconv.Itoa(step.i),
-				From: compactRaw(a[step.i].raw), Label: fmt.Sprintf("old #%d %s", step.i+1, a[step.i].tool)})
+			changes = append(changes, Change{Op: ChangeRemove, Path: "/" + strconv.Itoa(step.i),
+				From: compactCall(a[step.i].raw), Call: fmt.Sprintf("old #%d %s", step.i+1, a[step.i].tool)})
 		}
 	}
 	return changes, true
@@ -190,7 +190,7 @@ func pairByTool(a, b []callEntry, offA, offB int) []step {
 
 // callFieldChanges compares two versions of one call field by field.
 func callFieldChanges(a, b callEntry, i, j int) ([]Change, error) {
-	patch, err := jsondiff.CompareJSON(a.raw, b.raw, jsondiff.UnmarshalFunc(unmarshalNumbers))
+	changes, err := diffValues(a.raw, b.raw)
 	if err != nil {
 		return nil, err
 	}
@@ -198,14 +198,11 @@ func callFieldChanges(a, b callEntry, i, j int) ([]Change, error) {
 	if i != j {
 		call = fmt.Sprintf("#%d (was #%d) %s", j+1, i+1, b.tool)
 	}
-	var out []Change
-	for _, op := range patch {
-		c := changeOf(op)
-		c.Path = "/" + strconv.Itoa(j) + op.Path
-		c.Label = call + " " + fieldLabel(op.Path)
-		out = append(out, c)
+	for k, c := range changes {
+		changes[k].Path = "/" + strconv.Itoa(j) + c.Path
+		changes[k].Call = call + " " + fieldLabel(c.Path)
 	}
-	return out, nil
+	return changes, nil
 }
 
 // fieldLabel turns a pointer into a call ("/output/deals/0/daysInStage")
@@ -219,7 +216,14 @@ func fieldLabel(p string) string {
 	return field + " /" + rest
 }
 
-func compactRaw(raw json.RawMessage) json.RawMessage {
+// isCallsFile reports whether name is a calls.json, in a run folder or a
+// baseline (<TASK>.calls.json).
+func isCallsFile(name string) bool {
+	return name == baseline.CallsFile || strings.HasSuffix(name, "."+baseline.CallsFile)
+}
+
+// compactCall is a call on one line, its keys in their order (tool first).
+func compactCall(raw json.RawMessage) json.RawMessage {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {
 		return raw
