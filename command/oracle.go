@@ -128,6 +128,11 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
+				for _, flag := range []string{"env", "agent", "task", "shard"} {
+					if c.IsSet(flag) {
+						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
+					}
+				}
 				r, err := oracle.MergeReports(merge)
 				if err != nil {
 					return err
