@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -19,7 +20,7 @@ func runCommand(envs Environments) *cli.Command {
 		Usage:     "roll one agent through one task and grade it",
 		ArgsUsage: " ",
 		Description: "Runs the agent through the task in a fresh world, prints each check, the verdict and the reward,\n" +
-			"and writes result.json, state-diff.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
+			"and writes result.json, state-diff.json, calls.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
 			"With --runs N it rolls out N times, each from a fresh world, writes every run's folder, and\n" +
 			"summarises: passes, mean, best and worst reward, violations, and whether the runs were identical.\n" +
 			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path.\n" +
@@ -41,12 +42,18 @@ func runCommand(envs Environments) *cli.Command {
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
-			if _, err := project(c); err != nil {
+			folder, err := project(c)
+			if err != nil {
 				return err
 			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
 				return err
+			}
+			if name := c.String("env"); name != "" {
+				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
+					return err
+				}
 			}
 			e, task, err := cat.task(c.String("env"), c.String("task"))
 			if err != nil {
@@ -84,7 +91,7 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := runner.WriteRun(filepath.Join(projectDir(c), runner.RunsDir), o)
+			dir, err := runner.WriteRun(filepath.Join(folder, runner.RunsDir), o)
 			if err != nil {
 				return err
 			}
