@@ -61,9 +61,7 @@ func options(c *cli.Context) (oracle.Options, error) {
 		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
 		Resolve: res.Resolve,
 	}
-	if isTerminal(c.App.ErrWriter) {
-		o.Progress = c.App.ErrWriter
-	}
+	o.Progress = newProgress(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
 	return o, nil
 }
 
