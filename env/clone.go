@@ -112,73 +112,123 @@ func flat(t reflect.Type) bool {
 	return true
 }
 
-var flatTypes sync.Map // reflect.Type → bool
+// copier copies src into dst, a settable zero value of the same type.
+type copier func(dst, src reflect.Value)
 
-func isFlat(t reflect.Type) bool {
-	if ok, found := flatTypes.Load(t); found {
-		return ok.(bool)
-	}
-	ok := flat(t)
-	flatTypes.Store(t, ok)
-	return ok
-}
+var copiers sync.Map // reflect.Type → *copier
 
 // deepCopy copies src into dst, a settable zero value of the same copyable
 // type.
-func deepCopy(dst, src reflect.Value) {
-	t := src.Type()
-	if isFlat(t) {
-		dst.Set(src)
-		return
+func deepCopy(dst, src reflect.Value) { (*copierFor(src.Type()))(dst, src) }
+
+// copierFor returns the copier of t, built once per type: the walk over
+// the type is done then, not on every copy.
+func copierFor(t reflect.Type) *copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(*copier)
+	}
+	c := new(copier)
+	if prev, loaded := copiers.LoadOrStore(t, c); loaded {
+		return prev.(*copier)
+	}
+	// c is in the map before it is built, so a recursive type finds it;
+	// another goroutine may briefly see it unbuilt, so it waits on once
+	var once sync.Once
+	var built copier
+	*c = func(dst, src reflect.Value) {
+		once.Do(func() { built = buildCopier(t) })
+		built(dst, src)
+	}
+	once.Do(func() { built = buildCopier(t) })
+	return c
+}
+
+func buildCopier(t reflect.Type) copier {
+	if flat(t) {
+		return func(dst, src reflect.Value) { dst.Set(src) }
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if src.IsNil() {
-			return
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
+			}
+			p := reflect.New(t.Elem())
+			(*elem)(p.Elem(), src.Elem())
+			dst.Set(p)
 		}
-		p := reflect.New(t.Elem())
-		deepCopy(p.Elem(), src.Elem())
-		dst.Set(p)
 	case reflect.Slice:
-		if src.IsNil() {
-			return
-		}
-		n := src.Len()
-		s := reflect.MakeSlice(t, n, n)
-		if isFlat(t.Elem()) {
-			reflect.Copy(s, src)
-		} else {
-			for i := range n {
-				deepCopy(s.Index(i), src.Index(i))
+		if flat(t.Elem()) {
+			return func(dst, src reflect.Value) {
+				if src.IsNil() {
+					return
+				}
+				s := reflect.MakeSlice(t, src.Len(), src.Len())
+				reflect.Copy(s, src)
+				dst.Set(s)
 			}
 		}
-		dst.Set(s)
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
+			}
+			n := src.Len()
+			s := reflect.MakeSlice(t, n, n)
+			for i := range n {
+				(*elem)(s.Index(i), src.Index(i))
+			}
+			dst.Set(s)
+		}
 	case reflect.Array:
-		for i := range src.Len() {
-			deepCopy(dst.Index(i), src.Index(i))
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			for i := range src.Len() {
+				(*elem)(dst.Index(i), src.Index(i))
+			}
 		}
 	case reflect.Map:
-		if src.IsNil() {
-			return
-		}
-		m := reflect.MakeMapWithSize(t, src.Len())
-		flatElem := isFlat(t.Elem())
-		iter := src.MapRange()
-		for iter.Next() {
-			if flatElem {
-				m.SetMapIndex(iter.Key(), iter.Value())
-				continue
+		flatElem := flat(t.Elem())
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
 			}
-			v := reflect.New(t.Elem()).Elem()
-			deepCopy(v, iter.Value())
-			m.SetMapIndex(iter.Key(), v)
+			m := reflect.MakeMapWithSize(t, src.Len())
+			iter := src.MapRange()
+			for iter.Next() {
+				if flatElem {
+					m.SetMapIndex(iter.Key(), iter.Value())
+					continue
+				}
+				v := reflect.New(t.Elem()).Elem()
+				(*elem)(v, iter.Value())
+				m.SetMapIndex(iter.Key(), v)
+			}
+			dst.Set(m)
 		}
-		dst.Set(m)
 	case reflect.Struct:
-		for i := range src.NumField() {
-			deepCopy(dst.Field(i), src.Field(i))
+		type part struct {
+			i    int
+			flat bool
+			copy *copier
 		}
-	default:
-		dst.Set(src)
+		parts := make([]part, t.NumField())
+		for i := range parts {
+			ft := t.Field(i).Type
+			parts[i] = part{i: i, flat: flat(ft), copy: copierFor(ft)}
+		}
+		return func(dst, src reflect.Value) {
+			dst.Set(src) // the flat fields at once
+			for _, p := range parts {
+				if !p.flat {
+					f := dst.Field(p.i)
+					f.SetZero()
+					(*p.copy)(f, src.Field(p.i))
+				}
+			}
+		}
 	}
+	return func(dst, src reflect.Value) { dst.Set(src) }
 }

@@ -68,6 +68,7 @@ func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
 	}
 	cfg := opts.Config
 	cfg.Agent = c.AgentRef
+	cfg.ResultOnly = true // check and record keep only the baseline files
 	var fresh *Fresh
 	for i := 1; i <= opts.repeat(); i++ {
 		agent, err := resolve(c.Env, c.AgentRef)
