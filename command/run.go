@@ -41,6 +41,9 @@ func runCommand(envs Environments) *cli.Command {
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
+			if _, err := project(c); err != nil {
+				return err
+			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
 				return err
@@ -133,9 +136,9 @@ func printCheck(w io.Writer, s *style, c env.CheckResult) {
 func verdictText(s *style, v env.Verdict) string {
 	switch v {
 	case env.Pass:
-		return s.Good("pass")
+		return s.Good(string(v))
 	case env.Inconclusive:
-		return s.Warn("inconclusive")
+		return s.Warn(string(v))
 	}
 	return s.Bad(string(v))
 }
