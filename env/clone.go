@@ -112,38 +112,40 @@ func flat(t reflect.Type) bool {
 	return true
 }
 
-// copier copies src into dst, a settable zero value of the same type.
-type copier func(dst, src reflect.Value)
+// copier copies values of one type, with a copy function built on first
+// use: the walk over the type is done once, not on every copy.
+type copier struct {
+	t    reflect.Type
+	once sync.Once
+	fn   copyFunc
+}
+
+// copyFunc copies src into dst, a settable zero value of the same type.
+type copyFunc func(dst, src reflect.Value)
+
+func (c *copier) copy(dst, src reflect.Value) {
+	c.once.Do(func() { c.fn = buildCopier(c.t) })
+	c.fn(dst, src)
+}
 
 var copiers sync.Map // reflect.Type → *copier
 
 // deepCopy copies src into dst, a settable zero value of the same copyable
 // type.
-func deepCopy(dst, src reflect.Value) { (*copierFor(src.Type()))(dst, src) }
+func deepCopy(dst, src reflect.Value) { copierFor(src.Type()).copy(dst, src) }
 
-// copierFor returns the copier of t, built once per type: the walk over
-// the type is done then, not on every copy.
+// copierFor returns the copier of t. Building a copier asks for the
+// copiers of its parts without building them, so a recursive type finds
+// its own.
 func copierFor(t reflect.Type) *copier {
 	if c, ok := copiers.Load(t); ok {
 		return c.(*copier)
 	}
-	c := new(copier)
-	if prev, loaded := copiers.LoadOrStore(t, c); loaded {
-		return prev.(*copier)
-	}
-	// c is in the map before it is built, so a recursive type finds it;
-	// another goroutine may briefly see it unbuilt, so it waits on once
-	var once sync.Once
-	var built copier
-	*c = func(dst, src reflect.Value) {
-		once.Do(func() { built = buildCopier(t) })
-		built(dst, src)
-	}
-	once.Do(func() { built = buildCopier(t) })
-	return c
+	c, _ := copiers.LoadOrStore(t, &copier{t: t})
+	return c.(*copier)
 }
 
-func buildCopier(t reflect.Type) copier {
+func buildCopier(t reflect.Type) copyFunc {
 	if flat(t) {
 		return func(dst, src reflect.Value) { dst.Set(src) }
 	}
@@ -155,7 +157,7 @@ func buildCopier(t reflect.Type) copier {
 				return
 			}
 			p := reflect.New(t.Elem())
-			(*elem)(p.Elem(), src.Elem())
+			elem.copy(p.Elem(), src.Elem())
 			dst.Set(p)
 		}
 	case reflect.Slice:
@@ -177,7 +179,7 @@ func buildCopier(t reflect.Type) copier {
 			n := src.Len()
 			s := reflect.MakeSlice(t, n, n)
 			for i := range n {
-				(*elem)(s.Index(i), src.Index(i))
+				elem.copy(s.Index(i), src.Index(i))
 			}
 			dst.Set(s)
 		}
@@ -185,7 +187,7 @@ func buildCopier(t reflect.Type) copier {
 		elem := copierFor(t.Elem())
 		return func(dst, src reflect.Value) {
 			for i := range src.Len() {
-				(*elem)(dst.Index(i), src.Index(i))
+				elem.copy(dst.Index(i), src.Index(i))
 			}
 		}
 	case reflect.Map:
@@ -203,7 +205,7 @@ func buildCopier(t reflect.Type) copier {
 					continue
 				}
 				v := reflect.New(t.Elem()).Elem()
-				(*elem)(v, iter.Value())
+				elem.copy(v, iter.Value())
 				m.SetMapIndex(iter.Key(), v)
 			}
 			dst.Set(m)
@@ -225,7 +227,7 @@ func buildCopier(t reflect.Type) copier {
 				if !p.flat {
 					f := dst.Field(p.i)
 					f.SetZero()
-					(*p.copy)(f, src.Field(p.i))
+					p.copy.copy(f, src.Field(p.i))
 				}
 			}
 		}
