@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -152,7 +153,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := oracle.WriteReportDir(dir, res); err != nil {
+				if err := writeReportDir(dir, res); err != nil {
 					return err
 				}
 			}
@@ -172,22 +173,40 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "json":
 		return writeJSON(w, r)
 	case "junit":
-		return oracle.WriteJUnit(w, r)
+		return render.JUnit(w, r)
 	}
 	// The text and Markdown reports name the commands that act on a case
 	// (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
 	if format == "markdown" {
-		err = oracle.WriteMarkdown(&buf, r)
+		err = render.Markdown(&buf, r)
 	} else {
-		err = oracle.WriteText(&buf, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
 	}
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
 	return err
+}
+
+// writeReportDir writes the report in every format and the fresh artifacts
+// and traces of the cases that did not match into dir.
+func writeReportDir(dir string, res *oracle.CheckResult) error {
+	var txt, md, junit bytes.Buffer
+	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
+		return err
+	}
+	if err := render.Markdown(&md, res.Report); err != nil {
+		return err
+	}
+	if err := render.JUnit(&junit, res.Report); err != nil {
+		return err
+	}
+	return oracle.WriteReportDir(dir, res, map[string][]byte{
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+	})
 }
 
 func recordCommand(envs Environments) *cli.Command {
@@ -232,7 +251,10 @@ func recordCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if err := writeJSON(c.App.Writer, rep); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int `json:"formatVersion"`
+					*oracle.RecordReport
+				}{FormatVersion, rep}); err != nil {
 					return err
 				}
 			} else {
@@ -318,14 +340,14 @@ func diffCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if diffs == nil {
-					diffs = []oracle.PathDiff{}
-				}
-				if err := writeJSON(c.App.Writer, diffs); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int               `json:"formatVersion"`
+					Differences   []oracle.PathDiff `json:"differences"`
+				}{FormatVersion, nonNil(diffs)}); err != nil {
 					return err
 				}
 			} else {
-				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+				render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
 			unreadable := false
 			for _, d := range diffs {
