@@ -73,21 +73,23 @@ func (d *Divergence) String() string {
 	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
 }
 
-// runCase runs c opts.Repeat times and compares the runs.
-func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
+// runCase runs c opts.Repeat times and compares the runs. Only the first
+// run builds a trace, and only when keepTrace is set: the later runs are
+// compared by their baseline files alone.
+func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh, error) {
 	resolve := opts.Resolve
 	if resolve == nil {
 		resolve = runner.Resolve
 	}
 	cfg := opts.Config
 	cfg.Agent = c.AgentRef
-	cfg.ResultOnly = true // check and record keep only the baseline files
 	var fresh *Fresh
 	for i := 1; i <= opts.repeat(); i++ {
 		agent, err := resolve(c.Env, c.AgentRef)
 		if err != nil {
 			return nil, err
 		}
+		cfg.ResultOnly = i > 1 || !keepTrace
 		o, err := runner.Run(ctx, c.Env, c.Task, agent, cfg)
 		if err != nil {
 			return nil, err
@@ -116,11 +118,20 @@ type caseRun struct {
 // the cases' order.
 func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	out := make([]caseRun, len(cases))
+	eachCase(ctx, cases, opts, false, func(i int, f *Fresh, err error) { out[i] = caseRun{f, err} })
+	return out
+}
+
+// eachCase runs the cases with opts.Jobs workers and hands each case's
+// outcome to done as soon as its runs are over, on the worker's goroutine:
+// at most opts.Jobs cases are in flight, and what done does not keep is
+// garbage at once. A case not started when ctx ends gets ctx's cause.
+func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, done func(i int, f *Fresh, err error)) {
 	jobs := max(opts.Jobs, 1)
 	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		finished int
 	)
 	next := make(chan int)
 	for w := 0; w < min(jobs, len(cases)); w++ {
@@ -128,12 +139,12 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				f, err := runCase(ctx, cases[i], opts)
-				out[i] = caseRun{f, err}
+				f, err := runCase(ctx, cases[i], opts, keepTrace)
+				done(i, f, err)
 				if opts.Progress != nil {
 					mu.Lock()
-					done++
-					fmt.Fprintf(opts.Progress, "\r\033[K[%d/%d] %s", done, len(cases), cases[i].Key)
+					finished++
+					fmt.Fprintf(opts.Progress, "\r\033[K[%d/%d] %s", finished, len(cases), cases[i].Key)
 					mu.Unlock()
 				}
 			}
@@ -141,7 +152,7 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	}
 	for i := range cases {
 		if ctx.Err() != nil {
-			out[i] = caseRun{err: context.Cause(ctx)}
+			done(i, nil, context.Cause(ctx))
 			continue
 		}
 		next <- i
@@ -151,5 +162,4 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	if opts.Progress != nil && len(cases) > 0 {
 		fmt.Fprint(opts.Progress, "\r\033[K")
 	}
-	return out
 }
