@@ -31,12 +31,14 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 	var mu sync.Mutex // guards res.Fresh and res.Traces
 	eachCase(ctx, cases, opts, true, func(i int, fresh *Fresh, err error) {
 		c := cases[i]
-		cr, keep := compareCase(store, c.Key, fresh, err)
+		cr, keep := compareCase(store, c, fresh, err)
 		reports[i] = cr
-		if keep {
+		if keep != keepNothing {
 			mu.Lock()
 			res.Fresh[c.Key] = fresh.Entry
-			res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
+			if keep == keepTrace {
+				res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
+			}
 			mu.Unlock()
 		}
 	})
@@ -61,14 +63,23 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 	return res, nil
 }
 
+// What a check keeps of a case's fresh runs.
+type keeping int
+
+const (
+	keepNothing keeping = iota
+	keepFresh           // the fresh artifacts
+	keepTrace           // the fresh artifacts and the first run's trace
+)
+
 // compareCase reports one case from its fresh runs (or the error that
-// stopped them) and the store's baseline; keep is set when the fresh
-// artifacts belong in the check's result.
-func compareCase(store *baseline.Store, k baseline.Key, fresh *Fresh, runErr error) (cr *CaseReport, keep bool) {
-	cr = newCaseReport(k)
+// stopped them) and the store's baseline, and says what of the fresh runs
+// belongs in the check's result.
+func compareCase(store *baseline.Store, c Case, fresh *Fresh, runErr error) (*CaseReport, keeping) {
+	cr := newCaseReport(c.Key)
 	if runErr != nil {
 		cr.Status, cr.Error = StatusError, runErr.Error()
-		return cr, false
+		return cr, keepNothing
 	}
 	cr.NewVerdict = fresh.Outcome.Result.Verdict
 	reward := fresh.Outcome.Result.Reward
@@ -76,20 +87,28 @@ func compareCase(store *baseline.Store, k baseline.Key, fresh *Fresh, runErr err
 	cr.Violations = fresh.Outcome.Result.Violations
 	if fresh.Divergence != nil {
 		cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
-		return cr, true
+		return cr, keepTrace
 	}
-	frozen, err := store.ReadLike(k, fresh.Entry)
+	frozen, err := store.ReadLike(c.Key, fresh.Entry)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
 		cr.Status = StatusMissing
-		return cr, true
+		return cr, keepTrace
 	case err != nil:
 		cr.Status, cr.Error = StatusError, err.Error()
-		return cr, false
+		return cr, keepNothing
 	}
-	for _, name := range baseline.Files {
+	changed := false
+	for _, name := range c.files() {
+		if frozen.File(name) == nil {
+			// the case wants a file its baseline lacks (an artifact
+			// added since it was recorded): missing, record adds it
+			cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
+			continue
+		}
 		if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
 			cr.Files = append(cr.Files, d)
+			changed = true
 		}
 	}
 	var old resultFacts
@@ -101,14 +120,18 @@ func compareCase(store *baseline.Store, k baseline.Key, fresh *Fresh, runErr err
 		old = factsOf(frozen.Result)
 	}
 	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
-	if len(cr.Files) == 0 {
+	switch {
+	case len(cr.Files) == 0:
 		cr.Status = StatusUnchanged
-		return cr, false
+		return cr, keepNothing
+	case !changed:
+		cr.Status = StatusMissing
+		return cr, keepFresh
 	}
 	cr.Status = StatusChanged
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 	cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
-	return cr, true
+	return cr, keepTrace
 }
 
 func newCaseReport(k baseline.Key) *CaseReport {

@@ -300,6 +300,9 @@ func TestResultOnly(t *testing.T) {
 	if diff := cmp.Diff(string(full.Artifacts.StateDiff), string(lean.Artifacts.StateDiff)); diff != "" {
 		t.Errorf("state-diff.json differs:\n%s", diff)
 	}
+	if diff := cmp.Diff(string(full.Artifacts.Calls), string(lean.Artifacts.Calls)); diff != "" || lean.Artifacts.Calls == nil {
+		t.Errorf("calls.json differs:\n%s", diff)
+	}
 	if lean.Artifacts.Run != nil || lean.Artifacts.Trace != nil {
 		t.Errorf("run.json %q and trace.jsonl %q built with ResultOnly", lean.Artifacts.Run, lean.Artifacts.Trace)
 	}
