@@ -57,77 +57,135 @@ type Keyed struct {
 	Entry Entry
 }
 
-// WriteAll freezes many cases as Write freezes one, with jobs goroutines
-// (at least 1) comparing, writing and renaming files at once. Each file is
-// replaced atomically (written to a temporary file, fsynced, renamed) and
-// each folder that received a file is fsynced once, after its last rename.
-// It returns what happened to each case, in order, and the first error in
-// that order; a case after a failed one may have been written.
-func (s *Store) WriteAll(cases []Keyed, jobs int) ([]WriteResult, error) {
-	results := make([]WriteResult, len(cases))
+// WriteAll freezes many cases as Write freezes them one after another, in
+// three steps: jobs goroutines (at least 1) compare each file with the
+// store's and write the ones that differ to fsynced temporary files; then,
+// in the cases' order, the temporary files are renamed into place; last,
+// each folder that received a file is fsynced once. A file is so replaced
+// atomically, as Write replaces it, with one folder fsync per folder
+// instead of one per file.
+//
+// It returns what happened to each case up to failed, the index of the
+// first case that could not be written (its error is err; some of its
+// files may have been renamed, and then its result is Written), or -1. The
+// cases after failed are not written. err with failed -1 means every file
+// is in place but a folder could not be fsynced.
+func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed int, err error) {
+	results = make([]WriteResult, len(cases))
+	staged := make([][]stagedFile, len(cases))
 	errs := make([]error, len(cases))
 	var (
-		mu   sync.Mutex
-		dirs = map[string]bool{}
-		wg   sync.WaitGroup
-		next atomic.Int64
+		wg      sync.WaitGroup
+		next    atomic.Int64
+		stopped atomic.Int64 // the lowest index that failed, or len(cases)
 	)
+	stopped.Store(int64(len(cases)))
 	for range min(max(jobs, 1), len(cases)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(cases) {
-					return
+				if i >= len(cases) || int64(i) > stopped.Load() {
+					return // the cases after a failure are not written
 				}
-				c := cases[i]
-				results[i], errs[i] = s.write(c.Key, c.Entry, func(path string, data []byte) error {
-					if err := s.writeSynced(path, data); err != nil {
-						return err
+				staged[i], errs[i] = s.stage(cases[i].Key, cases[i].Entry)
+				if errs[i] != nil {
+					for {
+						cur := stopped.Load()
+						if int64(i) >= cur || stopped.CompareAndSwap(cur, int64(i)) {
+							break
+						}
 					}
-					mu.Lock()
-					dirs[filepath.Dir(path)] = true
-					mu.Unlock()
-					return nil
-				})
+				}
 			}
 		}()
 	}
 	wg.Wait()
+
+	failed = -1
+	dirs := map[string]bool{}
+	for i := range cases {
+		if failed >= 0 {
+			discard(staged[i])
+			continue
+		}
+		if errs[i] != nil {
+			failed, err = i, errs[i]
+			continue
+		}
+		for j, f := range staged[i] {
+			if rerr := os.Rename(f.tmp, f.path); rerr != nil {
+				discard(staged[i][j:])
+				failed, err = i, fmt.Errorf("record %s: %w", cases[i].Key, rerr)
+				break
+			}
+			results[i] = Written
+			dirs[filepath.Dir(f.path)] = true
+		}
+	}
 	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncDir(dir); err != nil {
-			return results, fmt.Errorf("record: %w", err)
+		if serr := syncDir(dir); serr != nil && err == nil {
+			err = fmt.Errorf("record: %w", serr)
 		}
 	}
-	for _, err := range errs {
+	return results, failed, err
+}
+
+// stagedFile is a file written to tmp, fsynced, waiting to be renamed to
+// path.
+type stagedFile struct{ tmp, path string }
+
+func discard(files []stagedFile) {
+	for _, f := range files {
+		os.Remove(f.tmp)
+	}
+}
+
+// stage writes the files of e that differ from the store's to fsynced
+// temporary files next to them.
+func (s *Store) stage(k Key, e Entry) (staged []stagedFile, err error) {
+	_, err = s.write(k, e, func(path string, data []byte) error {
+		tmp, err := s.writeTemp(path, data)
 		if err != nil {
-			return results, err
+			return err
 		}
+		staged = append(staged, stagedFile{tmp, path})
+		return nil
+	})
+	if err != nil {
+		discard(staged)
+		return nil, err
 	}
-	return results, nil
+	return staged, nil
 }
 
 // writeAtomic writes data to path through a temporary file in the same
 // folder: write, fsync, close, rename, fsync the folder. On any failure the
 // temporary file is removed and path is untouched.
 func (s *Store) writeAtomic(path string, data []byte) error {
-	if err := s.writeSynced(path, data); err != nil {
+	tmp, err := s.writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return syncDir(filepath.Dir(path))
 }
 
-// writeSynced is writeAtomic without the folder's fsync, which the caller
-// owes once it has renamed its last file into the folder.
-func (s *Store) writeSynced(path string, data []byte) (err error) {
+// writeTemp writes data to a new temporary file in path's folder (made if
+// need be), fsyncs and closes it, and returns its name. On failure nothing
+// is left.
+func (s *Store) writeTemp(path string, data []byte) (name string, err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -140,18 +198,18 @@ func (s *Store) writeSynced(path string, data []byte) (err error) {
 		write = (*os.File).Write
 	}
 	if _, err = write(tmp, data); err != nil {
-		return err
+		return "", err
 	}
 	if err = tmp.Sync(); err != nil {
-		return err
+		return "", err
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return "", err
 	}
 	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
+		return "", err
 	}
-	return os.Rename(tmp.Name(), path)
+	return tmp.Name(), nil
 }
 
 func syncDir(dir string) error {

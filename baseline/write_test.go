@@ -24,9 +24,9 @@ func TestWriteAll(t *testing.T) {
 	}
 	check := func(want []WriteResult) {
 		t.Helper()
-		got, err := s.WriteAll(cases, 4)
-		if err != nil {
-			t.Fatal(err)
+		got, failed, err := s.WriteAll(cases, 4)
+		if err != nil || failed != -1 {
+			t.Fatalf("failed %d: %v", failed, err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("results (-want +got):\n%s", diff)
@@ -54,7 +54,12 @@ func TestWriteAll(t *testing.T) {
 	want := all(Kept)
 	want[7] = Written
 	check(want)
-	err := filepath.WalkDir(s.Root, func(path string, d os.DirEntry, err error) error {
+	noTemporaryFiles(t, s.Root)
+}
+
+func noTemporaryFiles(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err == nil && strings.Contains(d.Name(), ".tmp-") {
 			t.Errorf("temporary file left: %s", path)
 		}
@@ -65,6 +70,35 @@ func TestWriteAll(t *testing.T) {
 	}
 }
 
+// A case that cannot be written stops WriteAll there, as Write case after
+// case would: the cases before it are in place, the ones after untouched,
+// and no temporary file is left.
+func TestWriteAllStopsAtTheFirstFailure(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	var cases []Keyed
+	for i := range 20 {
+		cases = append(cases, Keyed{Key{"crm", "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
+	}
+	// a folder stands where case 5's result.json goes
+	if err := os.MkdirAll(filepath.Join(s.Path(cases[5].Key, "result.json"), "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, failed, err := s.WriteAll(cases, 4)
+	if failed != 5 || err == nil || !strings.Contains(err.Error(), "TASK-005") {
+		t.Fatalf("failed %d, err %v; want case 5's error", failed, err)
+	}
+	for i, c := range cases {
+		_, rerr := os.Stat(s.Path(c.Key, "result.json"))
+		switch {
+		case i < 5 && (res[i] != Written || rerr != nil):
+			t.Errorf("case %d before the failure: %v, %v", i, res[i], rerr)
+		case i > 5 && (res[i] != Kept || rerr == nil):
+			t.Errorf("case %d after the failure was written", i)
+		}
+	}
+	noTemporaryFiles(t, s.Root)
+}
+
 // The first failing case in order is the error WriteAll returns.
 func TestWriteAllReportsTheFirstError(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
@@ -73,9 +107,9 @@ func TestWriteAllReportsTheFirstError(t *testing.T) {
 		{Key{"crm", "../x", "TASK-002"}, entryOf(2, "a")},
 		{Key{"crm", "solver", "bad name"}, entryOf(3, "a")},
 	}
-	res, err := s.WriteAll(cases, 3)
-	if err == nil || !strings.Contains(err.Error(), "../x") {
-		t.Fatalf("err = %v, want the second case's", err)
+	res, failed, err := s.WriteAll(cases, 3)
+	if failed != 1 || err == nil || !strings.Contains(err.Error(), "../x") {
+		t.Fatalf("failed %d, err = %v, want the second case's", failed, err)
 	}
 	if res[0] != Written {
 		t.Errorf("the good case was not written: %v", res)

@@ -29,9 +29,10 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
 	reports := make([]*CaseReport, len(cases))
 	var mu sync.Mutex // guards res.Fresh and res.Traces
-	eachCase(ctx, cases, opts, true, func(i int, fresh *Fresh, err error) {
-		c := cases[i]
-		cr, keep := compareCase(store, c, fresh, err)
+	eachCase(ctx, cases, opts, true, func(i int, run caseRun) {
+		c, fresh := cases[i], run.fresh
+		cr, keep := compareCase(store, c, fresh, run.err)
+		cr.Elapsed = run.elapsed
 		reports[i] = cr
 		if keep != keepNothing {
 			mu.Lock()

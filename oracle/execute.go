@@ -3,8 +3,8 @@ package oracle
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
+	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -23,8 +23,15 @@ type Options struct {
 	// Resolve turns a case's agent reference into an agent; nil means
 	// runner.Resolve.
 	Resolve func(e env.Environment, ref string) (env.Agent, error)
-	// Progress, when set, receives a line as each case finishes.
-	Progress io.Writer
+	// Progress, when set, is told as each case finishes.
+	Progress Progress
+}
+
+// Progress follows a run of cases: Done is called as each case finishes
+// (done of total so far, one call at a time), End once when all have.
+type Progress interface {
+	Done(done, total int, key baseline.Key)
+	End()
 }
 
 func (o Options) repeat() int {
@@ -110,23 +117,16 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh,
 }
 
 type caseRun struct {
-	fresh *Fresh
-	err   error
-}
-
-// runAll runs the cases with opts.Jobs workers and returns their results in
-// the cases' order.
-func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
-	out := make([]caseRun, len(cases))
-	eachCase(ctx, cases, opts, false, func(i int, f *Fresh, err error) { out[i] = caseRun{f, err} })
-	return out
+	fresh   *Fresh
+	err     error
+	elapsed time.Duration // the case's runs, wall clock
 }
 
 // eachCase runs the cases with opts.Jobs workers and hands each case's
 // outcome to done as soon as its runs are over, on the worker's goroutine:
 // at most opts.Jobs cases are in flight, and what done does not keep is
 // garbage at once. A case not started when ctx ends gets ctx's cause.
-func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, done func(i int, f *Fresh, err error)) {
+func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, done func(i int, r caseRun)) {
 	jobs := max(opts.Jobs, 1)
 	var (
 		wg       sync.WaitGroup
@@ -139,12 +139,13 @@ func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, d
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				start := time.Now()
 				f, err := runCase(ctx, cases[i], opts, keepTrace)
-				done(i, f, err)
+				done(i, caseRun{f, err, time.Since(start)})
 				if opts.Progress != nil {
 					mu.Lock()
 					finished++
-					fmt.Fprintf(opts.Progress, "\r\033[K[%d/%d] %s", finished, len(cases), cases[i].Key)
+					opts.Progress.Done(finished, len(cases), cases[i].Key)
 					mu.Unlock()
 				}
 			}
@@ -152,7 +153,7 @@ func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, d
 	}
 	for i := range cases {
 		if ctx.Err() != nil {
-			done(i, nil, context.Cause(ctx))
+			done(i, caseRun{err: context.Cause(ctx)})
 			continue
 		}
 		next <- i
@@ -160,6 +161,6 @@ func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, d
 	close(next)
 	wg.Wait()
 	if opts.Progress != nil && len(cases) > 0 {
-		fmt.Fprint(opts.Progress, "\r\033[K")
+		opts.Progress.End()
 	}
 }
