@@ -156,7 +156,7 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, named(c, cr.Error))
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
@@ -194,7 +194,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
+	_, err = io.WriteString(w, named(c, buf.String()))
 	return err
 }
 
@@ -274,7 +274,7 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, named(c, rc.Error))
 				}
 			}
 			if code := rep.ExitCode(); code != 0 {
