@@ -251,7 +251,10 @@ func recordCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if err := writeJSON(c.App.Writer, rep); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int `json:"formatVersion"`
+					*oracle.RecordReport
+				}{FormatVersion, rep}); err != nil {
 					return err
 				}
 			} else {
@@ -337,10 +340,10 @@ func diffCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if diffs == nil {
-					diffs = []oracle.PathDiff{}
-				}
-				if err := writeJSON(c.App.Writer, diffs); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int               `json:"formatVersion"`
+					Differences   []oracle.PathDiff `json:"differences"`
+				}{FormatVersion, nonNil(diffs)}); err != nil {
 					return err
 				}
 			} else {
