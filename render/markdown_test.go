@@ -111,7 +111,7 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 		From: quote("the `open` deals | & * close 2026-07-15."), To: quote("the `open` deals | & * close on 2026-07-15."), Words: words})
 	r := &oracle.Report{Cases: []*oracle.CaseReport{
 		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass,
-			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: changes}},
+			Files:      []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: changes}},
 			ToolErrors: []oracle.ToolError{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
 	}}
