@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/command"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -77,10 +78,17 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("SILO_REF", referenceDir())
+			// the folder of the oracle command alone, for a PATH without bwrap
+			e.Setenv("ORACLEBIN", filepath.SplitList(os.Getenv("PATH"))[0])
 			return nil
 		},
 		// [reference] holds when the original runner's artifacts are at hand.
 		Condition: func(cond string) (bool, error) {
+			if cond == "bwrap" {
+				// [bwrap] holds when the exec: sandbox works here
+				_, err := runner.BwrapStatus()
+				return err == nil, nil
+			}
 			if cond != "reference" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
