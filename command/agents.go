@@ -51,23 +51,6 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 	}, nil
 }
 
-// withTraceCases adds the project's replay cases (traces under
-// .silo/traces) to cases.
-func withTraceCases(c *cli.Context, cat *catalog, sel oracle.Selection, cases []oracle.Case) ([]oracle.Case, error) {
-	for _, a := range sel.Agents {
-		if strings.HasPrefix(a, "replay:") {
-			return nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
-		}
-	}
-	extra, err := oracle.TraceCases(c.String("dir"), cat.envs, sel)
-	if err != nil {
-		return nil, err
-	}
-	cases = append(cases, extra...)
-	oracle.SortCases(cases)
-	return cases, nil
-}
-
 // importReplays turns record's --agent replay:PATH values into replay
 // cases: each trace is copied into the project's .silo/traces, and the
 // selection is narrowed to those cases. --env and --task, when they name
@@ -100,7 +83,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		if path == "" {
 			return sel, usageError("--agent replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
 		}
-		k, stored, err := oracle.ImportTrace(c.String("dir"), cat.envs, path, envName, task)
+		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
 			return sel, err
 		}

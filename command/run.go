@@ -41,6 +41,9 @@ func runCommand(envs Environments) *cli.Command {
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
+			if _, err := project(c); err != nil {
+				return err
+			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
 				return err

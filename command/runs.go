@@ -79,7 +79,7 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 		if err != nil {
 			return err
 		}
-		dir, err := runner.WriteRun(filepath.Join(c.String("dir"), runner.RunsDir), o)
+		dir, err := runner.WriteRun(filepath.Join(projectDir(c), runner.RunsDir), o)
 		if err != nil {
 			return err
 		}
