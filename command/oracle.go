@@ -103,7 +103,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
-			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports in `FILE`s (repeatable), e.g. of shards"},
+			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
 		),
 		Action: func(c *cli.Context) error {
@@ -142,9 +142,10 @@ func checkCommand(envs Environments) *cli.Command {
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
 				}
+				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
 			}
 			for _, cr := range res.Report.Cases {
-				if cr.Status == oracle.Error {
+				if cr.Status == oracle.StatusError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
 				}
 			}
@@ -225,7 +226,7 @@ func recordCommand(envs Environments) *cli.Command {
 				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
 			}
 			for _, rc := range rep.Cases {
-				if rc.Status == oracle.Failed {
+				if rc.Status == oracle.RecordError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
 				}
 			}
@@ -242,41 +243,41 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		status := fmt.Sprintf("%-9s", rc.Status)
 		note := ""
 		switch rc.Status {
-		case oracle.Wrote:
+		case oracle.RecordWrote:
 			status = s.Good(status)
-		case oracle.Kept:
+		case oracle.RecordKept:
 			status = s.Dim(status)
-		case oracle.Refused:
+		case oracle.RecordRefused:
 			status = s.Bad(status)
 			note = "  nondeterministic: " + rc.Divergence.String()
-		case oracle.Failed:
+		case oracle.RecordError:
 			status = s.Bad(status)
 			note = "  " + rc.Error
-		case oracle.Stale:
+		case oracle.RecordObsolete:
 			status = s.Warn(status)
 			note = "  baseline with no case; --prune removes it"
-		case oracle.Removed:
+		case oracle.RecordRemoved:
 			status = s.Warn(status)
 		}
 		verdict := ""
 		if rc.Verdict != "" {
-			verdict = s.Dim(" (" + rc.Verdict + ")")
+			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
 		}
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
 	parts := []string{
-		fmt.Sprintf("%d written", rep.Count(oracle.Wrote)),
-		fmt.Sprintf("%d kept", rep.Count(oracle.Kept)),
+		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),
+		fmt.Sprintf("%d kept", rep.Count(oracle.RecordKept)),
 	}
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{rep.Count(oracle.Removed), "removed"}, {rep.Count(oracle.Stale), "obsolete"}, {rep.Count(oracle.Refused), "refused"}, {rep.Count(oracle.Failed), "failed"}} {
+	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}
 	}
-	if rep.Count(oracle.Failed) > 0 {
+	if rep.Count(oracle.RecordError) > 0 {
 		parts = append(parts, "nothing written")
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
@@ -315,7 +316,7 @@ func diffCommand() *cli.Command {
 			}
 			unreadable := false
 			for _, d := range diffs {
-				if d.Diff.State == "unreadable" {
+				if d.Diff.State == oracle.FileUnreadable {
 					fmt.Fprintf(c.App.ErrWriter, "error: diff: %s: %s\n", d.Path, d.Diff.Error)
 					unreadable = true
 				}
