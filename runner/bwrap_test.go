@@ -11,7 +11,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// project makes a project with a baseline, an environment's folder and an
+// needBwrap skips the test when bubblewrap does not work here.
+func needBwrap(t testing.TB) {
+	t.Helper()
+	if _, err := BwrapStatus(); err != nil {
+		t.Skipf("the sandbox needs bubblewrap: %v; install the bubblewrap package", err)
+	}
+}
+
+// sandboxProject makes a project with a baseline, an environment's folder and an
 // agent outside it, and returns its root.
 func sandboxProject(t *testing.T) string {
 	t.Helper()

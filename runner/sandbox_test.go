@@ -27,14 +27,6 @@ import (
 // The tests of the sandbox's promises. Each attack is also made without the
 // sandbox, where it must work: the test shows it can fail.
 
-// needBwrap skips the test when bubblewrap does not work here.
-func needBwrap(t testing.TB) {
-	t.Helper()
-	if _, err := BwrapStatus(); err != nil {
-		t.Skipf("the sandbox needs bubblewrap: %v; install the bubblewrap package", err)
-	}
-}
-
 // marker is a string found nowhere else.
 func marker(t testing.TB, what string) string {
 	t.Helper()
