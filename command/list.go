@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,13 +38,13 @@ func listCommand(envs Environments) *cli.Command {
 				Agents      []string           `json:"agents"`
 				Regression  []string           `json:"regressionAgents"`
 			}
-			var out []envJSON
+			out := []envJSON{}
 			for _, e := range list {
 				tasks, err := e.Tasks()
 				if err != nil {
 					return err
 				}
-				var tools []string
+				tools := []string{}
 				for _, t := range e.Tools() {
 					tools = append(tools, t.Name)
 				}
@@ -53,12 +52,10 @@ func listCommand(envs Environments) *cli.Command {
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
-				b, err := canon.Marshal(out)
-				if err != nil {
-					return err
-				}
-				_, err = w.Write(b)
-				return err
+				return writeJSON(w, struct {
+					FormatVersion int       `json:"formatVersion"`
+					Environments  []envJSON `json:"environments"`
+				}{FormatVersion, nonNil(out)})
 			}
 			s := newStyle(c, w)
 			for i, e := range out {
@@ -66,11 +63,22 @@ func listCommand(envs Environments) *cli.Command {
 					fmt.Fprintln(w)
 				}
 				fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
-				fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+				switch {
+				case len(e.Agents) == 0:
+					fmt.Fprintf(w, "  agents: none %s\n", s.Dim("(record and check have no case for it)"))
+				case len(e.Regression) == 0:
+					fmt.Fprintf(w, "  agents: %s %s\n", strings.Join(e.Agents, ", "), s.Dim("(none for regression: record and check have no case for it)"))
+				default:
+					fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+				}
 				fmt.Fprintf(w, "  tools (%d): %s\n", len(e.Tools), strings.Join(e.Tools, ", "))
 				fmt.Fprintf(w, "  tasks (%d):\n", len(e.Tasks))
 				for _, t := range e.Tasks {
-					fmt.Fprintf(w, "    %-10s %-8s %s %s\n", t.ID, t.VerifierID, t.Title, s.Dim(t.Difficulty))
+					difficulty := ""
+					if t.Difficulty != "" {
+						difficulty = "  " + s.Dim("("+t.Difficulty+")")
+					}
+					fmt.Fprintf(w, "    %-10s %-8s %s%s\n", t.ID, t.VerifierID, t.Title, difficulty)
 				}
 			}
 			return nil

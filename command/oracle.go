@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
@@ -8,15 +9,17 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
 
-// selectionFlags narrow the cases of record and check.
-func selectionFlags() []cli.Flag {
+// selectionFlags narrow the cases of record and check; agentUsage is the
+// command's own help for --agent.
+func selectionFlags(agentUsage string) []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
-		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable); record also takes replay:PATH, which makes a recorded trace a case"},
+		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: agentUsage},
 		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
 		&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"},
 		&cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"},
@@ -73,7 +76,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	}
 	for _, a := range sel.Agents {
 		if strings.HasPrefix(a, "replay:") {
-			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
+			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with %s record --agent replay:PATH", a, oracle.TracesDir, c.App.Name)
 		}
 	}
 	cat, err := loadCatalog(envs)
@@ -99,7 +102,7 @@ func checkCommand(envs Environments) *cli.Command {
 		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
 			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
-		Flags: append(selectionFlags(),
+		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
@@ -150,7 +153,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := oracle.WriteReportDir(dir, res); err != nil {
+				if err := writeReportDir(dir, res); err != nil {
 					return err
 				}
 			}
@@ -169,12 +172,41 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	switch format {
 	case "json":
 		return writeJSON(w, r)
-	case "markdown":
-		return oracle.WriteMarkdown(w, r)
 	case "junit":
-		return oracle.WriteJUnit(w, r)
+		return render.JUnit(w, r)
 	}
-	return oracle.WriteText(w, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+	// The text and Markdown reports name the commands that act on a case
+	// (oracle record): here, this binary's.
+	var buf bytes.Buffer
+	var err error
+	if format == "markdown" {
+		err = render.Markdown(&buf, r)
+	} else {
+		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+	}
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
+	return err
+}
+
+// writeReportDir writes the report in every format and the fresh artifacts
+// and traces of the cases that did not match into dir.
+func writeReportDir(dir string, res *oracle.CheckResult) error {
+	var txt, md, junit bytes.Buffer
+	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
+		return err
+	}
+	if err := render.Markdown(&md, res.Report); err != nil {
+		return err
+	}
+	if err := render.JUnit(&junit, res.Report); err != nil {
+		return err
+	}
+	return oracle.WriteReportDir(dir, res, map[string][]byte{
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+	})
 }
 
 func recordCommand(envs Environments) *cli.Command {
@@ -185,7 +217,7 @@ func recordCommand(envs Environments) *cli.Command {
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
 			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
-		Flags: append(selectionFlags(),
+		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
 		),
@@ -219,7 +251,10 @@ func recordCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if err := writeJSON(c.App.Writer, rep); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int `json:"formatVersion"`
+					*oracle.RecordReport
+				}{FormatVersion, rep}); err != nil {
 					return err
 				}
 			} else {
@@ -305,14 +340,14 @@ func diffCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if diffs == nil {
-					diffs = []oracle.PathDiff{}
-				}
-				if err := writeJSON(c.App.Writer, diffs); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int               `json:"formatVersion"`
+					Differences   []oracle.PathDiff `json:"differences"`
+				}{FormatVersion, nonNil(diffs)}); err != nil {
 					return err
 				}
 			} else {
-				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+				render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
 			unreadable := false
 			for _, d := range diffs {

@@ -39,7 +39,7 @@ func newReport(sel Selection, cases int) *Report {
 }
 
 // knownStatuses are the statuses a report may hold.
-var knownStatuses = []Status{Unchanged, Changed, Missing, Obsolete, Nondeterministic, Error}
+var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
 
 // ReadReport reads the JSON report of oracle check at path, and refuses
 // anything else: not a JSON object, another format version, no selection,
@@ -120,7 +120,7 @@ func (r *Report) shard() (Shard, error) {
 func (r *Report) ran() int {
 	n := 0
 	for _, c := range r.Cases {
-		if c.Status != Obsolete {
+		if c.Status != StatusObsolete {
 			n++
 		}
 	}

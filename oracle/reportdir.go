@@ -1,21 +1,26 @@
 package oracle
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/runner"
 )
 
-// WriteReportDir writes the report in every format (report.txt, report.json,
-// report.md, report.xml) and the fresh artifacts of every case that did not
-// match, laid out like the baseline store (<env>/<agent>/<TASK>.result.json),
-// so a reviewer can inspect them without a rerun or copy them over the
-// baselines.
-func WriteReportDir(dir string, res *CheckResult) error {
+// TraceFile is the fresh trace's artifact name in a report folder.
+const TraceFile = runner.TraceFile
+
+// WriteReportDir writes the report as JSON (report.json) and in the other
+// formats the caller rendered (rendered: file name → bytes, e.g. report.txt,
+// report.md, report.xml, index.html), the fresh artifacts of every case that
+// did not match, laid out like the baseline store
+// (fresh/<env>/<agent>/<TASK>.result.json), and their fresh traces
+// (fresh/<env>/<agent>/<TASK>.trace.jsonl), so a reviewer can inspect them
+// without a rerun and oracle accept --from can take them.
+func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
@@ -23,17 +28,10 @@ func WriteReportDir(dir string, res *CheckResult) error {
 	if err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
-	var txt, md, junit bytes.Buffer
-	if err := WriteText(&txt, res.Report, TextOptions{All: true, MaxValue: 1000}); err != nil {
-		return err
+	files := map[string][]byte{"report.json": js}
+	for name, data := range rendered {
+		files[name] = data
 	}
-	if err := WriteMarkdown(&md, res.Report); err != nil {
-		return err
-	}
-	if err := WriteJUnit(&junit, res.Report); err != nil {
-		return err
-	}
-	files := map[string][]byte{"report.json": js, "report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes()}
 	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return fmt.Errorf("report dir: %w", err)
@@ -42,6 +40,14 @@ func WriteReportDir(dir string, res *CheckResult) error {
 	store := &baseline.Store{Root: filepath.Join(dir, "fresh")}
 	for k, e := range res.Fresh {
 		if _, err := store.Write(k, e); err != nil {
+			return fmt.Errorf("report dir: %w", err)
+		}
+	}
+	for k, trace := range res.Traces {
+		if trace == nil {
+			continue
+		}
+		if err := os.WriteFile(store.Path(k, TraceFile), trace, 0o644); err != nil {
 			return fmt.Errorf("report dir: %w", err)
 		}
 	}
