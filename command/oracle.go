@@ -101,6 +101,9 @@ func checkCommand(envs Environments) *cli.Command {
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
 		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
 			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
+			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
+			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
@@ -215,8 +218,12 @@ func recordCommand(envs Environments) *cli.Command {
 		Usage: "run the cases and freeze their artifacts as baselines",
 		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
-			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
-			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
+			"refused (nondeterministic) and the first differing path is shown. Writes are atomic: each file\n" +
+			"is either its old or its new version. Every case is listed with what was done: wrote, kept,\n" +
+			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
+			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
+			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
@@ -293,6 +300,9 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 			note = "  baseline with no case; --prune removes it"
 		case oracle.RecordRemoved:
 			status = s.Warn(status)
+		case oracle.RecordNotWritten:
+			status = s.Dim(status)
+			note = "  not written: record stopped at an error"
 		}
 		verdict := ""
 		if rc.Verdict != "" {
@@ -307,13 +317,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}} {
+	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}, {rep.Count(oracle.RecordNotWritten), "not written"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}
-	}
-	if rep.Count(oracle.RecordError) > 0 {
-		parts = append(parts, "nothing written")
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
 }

@@ -64,6 +64,15 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if path, ok := strings.CutPrefix(ref, "replay:"); ok && path != "" {
+				rec, err := runner.ReadTrace(path)
+				if err != nil {
+					return err
+				}
+				if _, _, err := rec.Target(path, e.Name(), task.ID); err != nil {
+					return err
+				}
+			}
 			agent, err := res.Resolve(e, ref)
 			if err != nil {
 				return err
