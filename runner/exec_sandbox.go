@@ -16,11 +16,12 @@ import (
 // The protocol's pipes in and out reach the agent as descriptors 3 and 4,
 // which bwrap's own processes close: were they bwrap's stdin and stdout,
 // bwrap would hold them open, and an agent that closes its stdin would not
-// be seen to; the agent's shell moves them to 0 and 1 before the command.
-// bwrap writes the PID of the namespace's init, as the host
-// sees it, on info (descriptor 5).
+// be seen to. A first shell moves them to 0 and 1 and becomes the agent's
+// shell, which runs the command as it would without the sandbox. bwrap
+// writes the PID of the namespace's init, as the host sees it, on info
+// (descriptor 5).
 func bwrapCommand(a *execAgent, work, home string, in, out, info *os.File) *exec.Cmd {
-	args := append(a.plan.args(work, home, 5), "/bin/sh", "-c", "exec <&3 >&4 3<&- 4>&-; "+a.cfg.Command)
+	args := append(a.plan.args(work, home, 5), "/bin/sh", "-c", `exec /bin/sh -c "$0" <&3 >&4 3<&- 4>&-`, a.cfg.Command)
 	cmd := exec.Command(a.bwrap, args...)
 	cmd.ExtraFiles = []*os.File{in, out, info}
 	return cmd

@@ -106,9 +106,9 @@ echo '{"type":"output","output":"done"}'`
 }
 
 // TestSandboxHidesTheProject: the agent tries to read a baseline and a
-// verifier and to overwrite the baseline, by path and through
-// /proc/$PPID/cwd and /proc/RUNNER/cwd: it reads nothing, and the project's
-// bytes are unchanged.
+// verifier, by path and through /proc/$PPID/cwd and every /proc/*/cwd, and
+// to overwrite the baseline and plant a file, by path and through
+// /proc/$PPID/cwd: it reads nothing, and the project's bytes are unchanged.
 func TestSandboxHidesTheProject(t *testing.T) {
 	needBwrap(t)
 	t.Parallel()
@@ -127,15 +127,13 @@ func TestSandboxHidesTheProject(t *testing.T) {
 		}
 		var script strings.Builder
 		script.WriteString("read s; exec 3>&2\n")
-		for _, root := range []string{project, "/proc/$PPID/cwd", "/proc/1/cwd", "$c"} {
-			if root == "$c" {
-				script.WriteString("for c in /proc/[0-9]*/cwd; do\n")
-			}
+		// reads through every process's folder; writes only where the
+		// project is, by path and as the runner's folder (without the
+		// sandbox, /proc/*/cwd are the folders of the machine's processes)
+		fmt.Fprintf(&script, "for r in /proc/1/cwd /proc/[0-9]*/cwd; do ls -la $r >&3 2>&1; cat $r/%s $r/%s >&3 2>&1; done\n", baseline, verifier)
+		for _, root := range []string{project, "/proc/$PPID/cwd"} {
 			fmt.Fprintf(&script, "r=%s; ls -la $r >&3 2>&1; cat $r/%s $r/%s >&3 2>&1\n", root, baseline, verifier)
 			fmt.Fprintf(&script, "echo overwritten > $r/%s 2>/dev/null; touch $r/planted 2>/dev/null\n", baseline)
-			if root == "$c" {
-				script.WriteString("done\n")
-			}
 		}
 		script.WriteString(`echo '{"type":"output","output":"done"}'`)
 		trace, result := runAttacker(t, mode, script.String(), "", project)
