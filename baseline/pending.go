@@ -190,7 +190,7 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 			exists := statErr == nil
 			switch {
 			case data != nil:
-				old, readErr := readArtifact(path)
+				old, readErr := readArtifact(path, data)
 				if readErr == nil && string(old) == string(data) {
 					continue
 				}
