@@ -30,7 +30,7 @@ func sampleReport() *oracle.Report {
 				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
 				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date"},
 			}, Invisible: []oracle.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
-			Checks: []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			Checks:     []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
 			ToolErrors: []oracle.ToolError{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
