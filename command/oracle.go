@@ -126,6 +126,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
+			&cli.BoolFlag{Name: "pending", Usage: "keep the fresh artifacts of the cases that did not match in .silo/pending, for oracle review, accept and reject"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -142,7 +143,7 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
-				for _, flag := range []string{"env", "agent", "task", "shard"} {
+				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
 					if c.IsSet(flag) {
 						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
 					}
@@ -169,10 +170,15 @@ func checkCommand(envs Environments) *cli.Command {
 					return err
 				}
 				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
+				if c.Bool("pending") {
+					if err := writePending(c, res); err != nil {
+						return err
+					}
+				}
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, named(c, cr.Error))
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
@@ -210,7 +216,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
+	_, err = io.WriteString(w, named(c, buf.String()))
 	return err
 }
 
@@ -290,7 +296,7 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, named(c, rc.Error))
 				}
 			}
 			if code := rep.ExitCode(); code != 0 {
