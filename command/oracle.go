@@ -201,18 +201,19 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	switch format {
 	case "json":
 		return writeJSON(w, r)
-	case "junit":
-		return render.JUnit(w, r)
-	case "html":
-		return render.HTML(w, r)
 	}
-	// The text and Markdown reports name the commands that act on a case
-	// (oracle record): here, this binary's.
+	// The text, Markdown, JUnit and HTML reports name the commands that act
+	// on a case (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
-	if format == "markdown" {
+	switch format {
+	case "markdown":
 		err = render.Markdown(&buf, r)
-	} else {
+	case "junit":
+		err = render.JUnit(&buf, r)
+	case "html":
+		err = render.HTML(&buf, r)
+	default:
 		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
 	}
 	if err != nil {
