@@ -121,7 +121,7 @@ func checkCommand(envs Environments) *cli.Command {
 			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown, junit or html"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
@@ -137,9 +137,9 @@ func checkCommand(envs Environments) *cli.Command {
 				format = "json"
 			}
 			switch format {
-			case "text", "json", "markdown", "junit":
+			case "text", "json", "markdown", "junit", "html":
 			default:
-				return usageError("--format %q is not text, json, markdown or junit", format)
+				return usageError("--format %q is not text, json, markdown, junit or html", format)
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
@@ -201,16 +201,19 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	switch format {
 	case "json":
 		return writeJSON(w, r)
-	case "junit":
-		return render.JUnit(w, r, reportCommands(c))
 	}
 	// The reports suggest this binary's commands, and case errors may name
 	// some (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
-	if format == "markdown" {
+	switch format {
+	case "markdown":
 		err = render.Markdown(&buf, r, reportCommands(c))
-	} else {
+	case "junit":
+		err = render.JUnit(&buf, r, reportCommands(c))
+	case "html":
+		err = render.HTML(&buf, r, reportCommands(c))
+	default:
 		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)})
 	}
 	if err != nil {
@@ -228,7 +231,7 @@ func reportCommands(c *cli.Context) render.Commands {
 // writeReportDir writes the report in every format and the fresh artifacts
 // and traces of the cases that did not match into dir.
 func writeReportDir(dir string, res *oracle.CheckResult, cmds render.Commands) error {
-	var txt, md, junit bytes.Buffer
+	var txt, md, junit, page bytes.Buffer
 	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000, Commands: cmds}); err != nil {
 		return err
 	}
@@ -238,8 +241,11 @@ func writeReportDir(dir string, res *oracle.CheckResult, cmds render.Commands) e
 	if err := render.JUnit(&junit, res.Report, cmds); err != nil {
 		return err
 	}
+	if err := render.HTML(&page, res.Report, cmds); err != nil {
+		return err
+	}
 	return oracle.WriteReportDir(dir, res, map[string][]byte{
-		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(), "index.html": page.Bytes(),
 	})
 }
 

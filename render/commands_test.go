@@ -30,6 +30,8 @@ func TestReportsSuggestOnlyTheCallersCommands(t *testing.T) {
 			[]string{"no baseline; run desk record to freeze it", "baseline with no case; desk record --prune removes it"}},
 		{"markdown", func(w io.Writer, cmds Commands) error { return Markdown(w, r, cmds) },
 			[]string{"no baseline; run desk record to freeze it", "baseline with no case; desk record --prune removes it"}},
+		{"html", func(w io.Writer, cmds Commands) error { return HTML(w, r, cmds) },
+			[]string{"no baseline; run desk record to freeze it", "baseline with no case; desk record --prune removes it"}},
 		{"junit", func(w io.Writer, cmds Commands) error { return JUnit(w, r, cmds) },
 			[]string{"no baseline; run desk record to freeze it", "baseline with no case; desk record --prune removes it"}},
 	}
