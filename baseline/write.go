@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // WriteResult says what Write did with one case.
@@ -30,7 +32,17 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 			continue
 		}
 		path := s.Path(k, name)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		if err := Validate(data); err != nil {
+			return res, fmt.Errorf("record %s: %s %w; the rollout's artifact cannot be a baseline", k, name, err)
+		}
+		if err := s.checkPath(path); err != nil {
+			return res, fmt.Errorf("record %s: %w", k, err)
+		}
+		old, err := safeio.ReadNoFollow(path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !(errors.Is(err, safeio.ErrNotRegular) && isDir(path)) {
+			return res, fmt.Errorf("record %s: %w", k, err)
+		}
+		if err == nil && bytes.Equal(old, data) {
 			continue
 		}
 		if err := s.writeAtomic(path, data); err != nil {
@@ -47,6 +59,10 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 func (s *Store) writeAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// MkdirAll follows symlinks: look again now that the folders exist
+	if err := s.checkPath(dir); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -99,6 +115,9 @@ func (s *Store) Remove(k Key) error {
 		return err
 	}
 	for _, name := range Files {
+		if err := s.checkPath(s.Path(k, name)); err != nil {
+			return fmt.Errorf("remove %s: %w", k, err)
+		}
 		if err := os.Remove(s.Path(k, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", k, err)
 		}

@@ -3,11 +3,11 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Status is what check found for one case.
@@ -124,7 +124,7 @@ func MergeReports(paths []string) (*Report, error) {
 	merged := &Report{}
 	seen := map[string]string{}
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := safeio.ReadFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}

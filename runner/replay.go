@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Recording is what a recorded trace holds for a replay: the script of its
@@ -21,7 +22,7 @@ type Recording struct {
 
 // ReadTrace reads a recorded trace for a replay. See ParseTrace.
 func ReadTrace(path string) (*Recording, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
