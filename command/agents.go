@@ -2,7 +2,9 @@ package command
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
@@ -15,26 +17,38 @@ func agentEnvFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "agent-env", Usage: "pass the variable `NAME` (or set NAME=VALUE) to exec: agents, which see only PATH and HOME otherwise (repeatable)"}
 }
 
-// resolver resolves agent references with the command's exec options.
-func resolver(c *cli.Context) runner.Resolver {
-	return runner.Resolver{Exec: runner.ExecConfig{Env: c.StringSlice("agent-env")}}
+// sandboxFlags choose how exec agents are contained.
+func sandboxFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "sandbox", Value: string(runner.SandboxAuto), Usage: "contain exec: agents with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"},
+		&cli.BoolFlag{Name: "agent-net", Usage: "let sandboxed exec: agents use the network (off by default), e.g. to call a model API"},
+		&cli.StringSliceFlag{Name: "agent-ro", Usage: "let sandboxed exec: agents read `PATH` (a virtualenv, a model cache); never .silo or an environment's folder (repeatable)"},
+	}
 }
 
-// withTraceCases adds the project's replay cases (traces under
-// .silo/traces) to cases.
-func withTraceCases(c *cli.Context, cat *catalog, sel oracle.Selection, cases []oracle.Case) ([]oracle.Case, error) {
-	for _, a := range sel.Agents {
-		if strings.HasPrefix(a, "replay:") {
-			return nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
+// resolver resolves agent references with the command's exec options. The
+// first exec agent of an auto sandbox without bubblewrap warns, once.
+func resolver(c *cli.Context) (runner.Resolver, error) {
+	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
+	if err != nil {
+		return runner.Resolver{}, usageError("%v", err)
+	}
+	if mode == runner.SandboxBwrap {
+		if _, err := runner.BwrapStatus(); err != nil {
+			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s", err, runner.BwrapInstallHint)
 		}
 	}
-	extra, err := oracle.TraceCases(c.String("dir"), cat.envs, sel)
+	project, err := filepath.Abs(projectDir(c))
 	if err != nil {
-		return nil, err
+		return runner.Resolver{}, err
 	}
-	cases = append(cases, extra...)
-	oracle.SortCases(cases)
-	return cases, nil
+	var once sync.Once
+	return runner.Resolver{
+		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
+			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
+		}},
+		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg) }) },
+	}, nil
 }
 
 // importReplays turns record's --agent replay:PATH values into replay
@@ -69,7 +83,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		if path == "" {
 			return sel, usageError("--agent replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
 		}
-		k, stored, err := oracle.ImportTrace(c.String("dir"), cat.envs, path, envName, task)
+		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
 			return sel, err
 		}

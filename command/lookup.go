@@ -35,7 +35,8 @@ func (c *catalog) env(name string) (env.Environment, error) {
 			return e, nil
 		}
 	}
-	return nil, fmt.Errorf("env_not_found: no environment %s; environments: %s", name, strings.Join(c.names(), ", "))
+	return nil, &env.Error{Code: env.CodeEnvNotFound, Known: c.names(),
+		Message: fmt.Sprintf("no environment %s; environments: %s", name, strings.Join(c.names(), ", "))}
 }
 
 // task finds a task by id in the named environment, or, when envName is
@@ -61,13 +62,15 @@ func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
 	case 1:
 		return found[0], task, nil
 	case 0:
-		return nil, env.Task{}, fmt.Errorf("task_not_found: no task %s in %s", id, strings.Join(c.names(), ", "))
+		return nil, env.Task{}, &env.Error{Code: env.CodeTaskNotFound,
+			Message: fmt.Sprintf("no task %s in %s", id, strings.Join(c.names(), ", "))}
 	}
 	names := make([]string, len(found))
 	for i, e := range found {
 		names[i] = e.Name()
 	}
-	return nil, env.Task{}, fmt.Errorf("ambiguous_task: %s is a task of %s; name one with --env", id, strings.Join(names, " and "))
+	return nil, env.Task{}, &env.Error{Code: "ambiguous_task", Known: names,
+		Message: fmt.Sprintf("%s is a task of %s; name one with --env", id, strings.Join(names, " and "))}
 }
 
 // defaultAgent is the agent a command uses when none is named: the
@@ -79,5 +82,6 @@ func defaultAgent(e env.Environment) (string, error) {
 	if a := e.Agents(); len(a) > 0 {
 		return a[0], nil
 	}
-	return "", fmt.Errorf("agent_not_found: %s has no built-in agent; name one with --agent exec:COMMAND or replay:PATH", e.Name())
+	return "", &env.Error{Code: env.CodeAgentNotFound,
+		Message: fmt.Sprintf("%s has no built-in agent; name one with --agent exec:COMMAND or replay:PATH", e.Name())}
 }

@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +34,7 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 // Main runs the command line args (args[0] is the program name) against the
 // environments envs returns, and returns the process's exit code.
 func Main(args []string, envs Environments) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	return Run(ctx, args, envs, os.Stdout, os.Stderr)
 }
@@ -98,10 +100,22 @@ func commonFlags() []cli.Flag {
 }
 
 // prepare gives a command and its subcommands the common flags, no help
-// subcommand, and one-line usage errors.
+// subcommand, one-line usage errors, and the project folder resolved once,
+// before the command runs.
 func prepare(cmd *cli.Command, path string) {
 	cmd.HideHelpCommand = true
 	cmd.Flags = append(cmd.Flags, commonFlags()...)
+	before := cmd.Before
+	cmd.Before = func(c *cli.Context) error {
+		if c.App.Metadata == nil {
+			c.App.Metadata = map[string]any{}
+		}
+		c.App.Metadata[projectKey] = resolveProjectDir(c)
+		if before != nil {
+			return before(c)
+		}
+		return nil
+	}
 	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return usageError("%v; see %s --help", err, path)
 	}
@@ -110,8 +124,28 @@ func prepare(cmd *cli.Command, path string) {
 	}
 }
 
-// projectDir is the --dir given after the command name, or before it, or ".".
+// projectKey holds the project folder in the app's metadata.
+const projectKey = "project"
+
+// projectDir is the project folder of the command line, resolved once
+// before the command ran: the --dir (-C) given after the command name, or
+// before it, or ".".
 func projectDir(c *cli.Context) string {
+	if dir, ok := c.App.Metadata[projectKey].(string); ok {
+		return dir
+	}
+	return resolveProjectDir(c)
+}
+
+// project is projectDir for a command that works in an existing project:
+// a folder that does not exist is an error (exit 2), never created.
+func project(c *cli.Context) (string, error) {
+	dir := projectDir(c)
+	return dir, oracle.CheckProjectDir(dir)
+}
+
+// resolveProjectDir reads --dir from the command line: the innermost one given.
+func resolveProjectDir(c *cli.Context) string {
 	for _, ctx := range c.Lineage() {
 		if ctx.IsSet("dir") {
 			return ctx.String("dir")

@@ -14,7 +14,7 @@ import (
 
 // selectionFlags narrow the cases of record and check.
 func selectionFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
 		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable); record also takes replay:PATH, which makes a recorded trace a case"},
 		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
@@ -24,7 +24,7 @@ func selectionFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
 		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
 		agentEnvFlag(),
-	}
+	}, sandboxFlags()...)
 }
 
 // selection reads the selection flags.
@@ -48,11 +48,15 @@ func options(c *cli.Context) (oracle.Options, error) {
 	if c.Int("repeat") < 1 || c.Int("jobs") < 1 || c.Int("max-tool-calls") < 1 || c.Duration("timeout") <= 0 {
 		return oracle.Options{}, usageError("--repeat, --jobs, --max-tool-calls and --timeout must be positive")
 	}
+	res, err := resolver(c)
+	if err != nil {
+		return oracle.Options{}, err
+	}
 	o := oracle.Options{
 		Repeat:  c.Int("repeat"),
 		Jobs:    c.Int("jobs"),
 		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
-		Resolve: resolver(c).Resolve,
+		Resolve: res.Resolve,
 	}
 	if isTerminal(c.App.ErrWriter) {
 		o.Progress = c.App.ErrWriter
@@ -60,24 +64,32 @@ func options(c *cli.Context) (oracle.Options, error) {
 	return o, nil
 }
 
-// selectCases loads the environments and returns the selected cases.
-func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) ([]oracle.Case, error) {
-	cat, err := loadCatalog(envs)
+// selectCases loads the environments and returns the selected cases of
+// the project and its baseline store.
+func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*oracle.Selected, *baseline.Store, error) {
+	dir, err := project(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for _, pattern := range sel.Envs {
-		if !strings.ContainsAny(pattern, "*?[") {
-			if _, err := cat.env(pattern); err != nil {
-				return nil, err
-			}
+	for _, a := range sel.Agents {
+		if strings.HasPrefix(a, "replay:") {
+			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
 		}
 	}
-	cases, err := oracle.Cases(cat.envs, sel)
+	cat, err := loadCatalog(envs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return withTraceCases(c, cat, sel, cases)
+	store := baseline.Open(dir)
+	stored, err := store.List()
+	if err != nil {
+		return nil, nil, err
+	}
+	selected, err := oracle.Select(dir, cat.envs, sel, stored)
+	if err != nil {
+		return nil, nil, err
+	}
+	return selected, store, nil
 }
 
 func checkCommand(envs Environments) *cli.Command {
@@ -123,12 +135,11 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				cases, err := selectCases(c, envs, sel)
+				selected, store, err := selectCases(c, envs, sel)
 				if err != nil {
 					return err
 				}
-				store := baseline.Open(projectDir(c))
-				if res, err = oracle.Check(c.Context, store, cases, sel, opts); err != nil {
+				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
 				}
 			}
@@ -185,6 +196,9 @@ func recordCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if _, err := project(c); err != nil {
+				return err
+			}
 			if sel, err = importReplays(c, envs, sel); err != nil {
 				return err
 			}
@@ -195,12 +209,11 @@ func recordCommand(envs Environments) *cli.Command {
 			if opts.Repeat < 2 {
 				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
 			}
-			cases, err := selectCases(c, envs, sel)
+			selected, store, err := selectCases(c, envs, sel)
 			if err != nil {
 				return err
 			}
-			store := baseline.Open(projectDir(c))
-			rep, err := oracle.Record(c.Context, store, cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
+			rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
 			if err != nil {
 				return err
 			}

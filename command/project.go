@@ -22,8 +22,8 @@ func envPackage(project, name string) (env.Manifest, string, error) {
 	}
 	dir := m.Dir(project)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-		return env.Manifest{}, "", fmt.Errorf("package_not_found: the manifest of %s names entrypoint %s, which is not a folder; fix %s",
-			name, m.Entrypoint, filepath.ToSlash(env.ManifestPath(name)))
+		return env.Manifest{}, "", &env.Error{Code: "package_not_found", Message: fmt.Sprintf("the manifest of %s names entrypoint %s, which is not a folder; fix %s",
+			name, m.Entrypoint, filepath.ToSlash(env.ManifestPath(name)))}
 	}
 	return m, dir, nil
 }

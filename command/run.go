@@ -24,7 +24,7 @@ func runCommand(envs Environments) *cli.Command {
 			"summarises: passes, mean, best and worst reward, violations, and whether the runs were identical.\n" +
 			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path.\n" +
 			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
 			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND or replay:PATH (default: the environment's reference agent)"},
@@ -33,13 +33,16 @@ func runCommand(envs Environments) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},
 			runsFlag(),
 			agentEnvFlag(),
-		},
+		}, sandboxFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
 			}
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
+			}
+			if _, err := project(c); err != nil {
+				return err
 			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
@@ -55,12 +58,16 @@ func runCommand(envs Environments) *cli.Command {
 					return err
 				}
 			}
-			agent, err := resolver(c).Resolve(e, ref)
+			res, err := resolver(c)
+			if err != nil {
+				return err
+			}
+			agent, err := res.Resolve(e, ref)
 			if err != nil {
 				return err
 			}
 			if n := c.Int("runs"); n > 1 {
-				return repeatRuns(c, e, task, ref, n)
+				return repeatRuns(c, res, e, task, ref, n)
 			}
 			o, err := runner.Run(c.Context, e, task, agent, runner.Config{
 				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,

@@ -60,7 +60,7 @@ type oneRun struct {
 // repeatRuns rolls the agent ref names through task n times, each from a
 // fresh world and with a fresh agent, writes every run's folder, and prints
 // the summary. It exits 0 when every run passed, 1 otherwise.
-func repeatRuns(c *cli.Context, e env.Environment, task env.Task, ref string, n int) error {
+func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env.Task, ref string, n int) error {
 	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
 	sum := &repeatedRuns{Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Violations: violations{Labels: []string{}}}
 	text := !c.Bool("json")
@@ -71,7 +71,7 @@ func repeatRuns(c *cli.Context, e env.Environment, task env.Task, ref string, n 
 	var first *runner.Outcome
 	labels := map[string]bool{}
 	for i := 1; i <= n; i++ {
-		agent, err := resolver(c).Resolve(e, ref)
+		agent, err := res.Resolve(e, ref)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func repeatRuns(c *cli.Context, e env.Environment, task env.Task, ref string, n 
 		if err != nil {
 			return err
 		}
-		dir, err := runner.WriteRun(filepath.Join(c.String("dir"), runner.RunsDir), o)
+		dir, err := runner.WriteRun(filepath.Join(projectDir(c), runner.RunsDir), o)
 		if err != nil {
 			return err
 		}

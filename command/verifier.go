@@ -95,16 +95,20 @@ func verifierTestCommand(envs Environments) *cli.Command {
 		Description: "Each candidate in an environment's candidates/<TASK>.json is a scripted rollout with the verdict its\n" +
 			"verifier must give. Every candidate is played through the runner in a fresh world and graded by the task's\n" +
 			"verifier. A false pass is a candidate that should fail or be inconclusive but passed; a false fail is one\n" +
-			"that should pass but did not.\n" +
+			"that should pass but did not. Candidates start no process; the sandbox flags are checked as for run\n" +
+			"and check, so that one set of flags serves every command.\n" +
 			"Exit status: 0 every candidate graded as labelled, 1 a mismatch, 2 trouble.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
 			&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only this task `id` (repeatable)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcomes and the counts as JSON"},
-		},
+		}, sandboxFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("verifier test takes no arguments, got %q; name tasks with --task", c.Args().First())
+			}
+			if _, err := resolver(c); err != nil {
+				return err
 			}
 			plan, err := planVerifierTest(envs, c.String("env"), c.StringSlice("task"))
 			if err != nil {
@@ -118,13 +122,13 @@ func verifierTestCommand(envs Environments) *cli.Command {
 				}
 				if len(p.tasks) > 0 && len(r.Untested) > 0 {
 					u := r.Untested[0]
-					return fmt.Errorf("no_candidates: %s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)
+					return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)}
 				}
 				report.Merge(r)
 			}
 			if len(report.Outcomes) == 0 {
-				return fmt.Errorf("no_candidates: no verifier test candidates in %s; add %s/<TASK>.json to an environment and set Definition.Candidates",
-					strings.Join(planNames(plan), ", "), verifiertest.Dir)
+				return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("no verifier test candidates in %s; add %s/<TASK>.json to an environment and set Definition.Candidates",
+					strings.Join(planNames(plan), ", "), verifiertest.Dir)}
 			}
 			sum := report.Summary()
 			w := c.App.Writer

@@ -85,7 +85,7 @@ func taskOnDisk(dir, id string) (env.Task, bool, error) {
 	}
 	tasks, err := env.LoadTasks(os.DirFS(dir))
 	if err != nil {
-		return env.Task{}, false, fmt.Errorf("task_invalid: %w; fix the task file first", err)
+		return env.Task{}, false, &env.Error{Code: "task_invalid", Err: err, Message: fmt.Sprintf("%v; fix the task file first", err)}
 	}
 	for _, t := range tasks {
 		if t.ID == id {

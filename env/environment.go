@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -88,6 +89,11 @@ type Definition[S any] struct {
 	// Candidates optionally holds candidates/<TASK>.json, the labelled
 	// rollouts that test the verifiers (see CandidateSource); nil means none.
 	Candidates fs.FS
+	// CheckReadOnly makes every call of a ReadOnly tool compare the state's
+	// JSON before and after the call: a tool that changed it fails with the
+	// tool error read_only_violated and the state is put back. It costs two
+	// marshals of the whole state per call, so it is for tests.
+	CheckReadOnly bool
 }
 
 // New checks a definition and returns the environment it describes.
@@ -119,7 +125,7 @@ func New[S any](d Definition[S]) (Environment, error) {
 			return nil, fmt.Errorf("environment %s: tool %s: input schema is not a JSON object: %w", d.Name, t.Name, err)
 		}
 		e.tools[t.Name] = t
-		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema)})
+		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema), ReadOnly: t.ReadOnly})
 	}
 	for i := range d.Verifiers {
 		v := &d.Verifiers[i]
@@ -225,7 +231,13 @@ func (e *environment[S]) Open(task Task) (World, error) {
 	if limit <= 0 {
 		limit = DefaultMaxOutputBytes
 	}
-	return &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}, nil
+	w := &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}
+	if copyable(reflect.TypeFor[S]()) {
+		// the pristine initial state, for the verifier, without decoding initial
+		w.pristine = new(S)
+		deepCopy(reflect.ValueOf(w.pristine).Elem(), reflect.ValueOf(s).Elem())
+	}
+	return w, nil
 }
 
 // FindTask returns e's task with that id, or an error that lists the tasks
@@ -242,5 +254,6 @@ func FindTask(e Environment, id string) (Task, error) {
 		}
 		ids[i] = t.ID
 	}
-	return Task{}, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))
+	return Task{}, &Error{Code: CodeTaskNotFound, Known: ids,
+		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))}
 }

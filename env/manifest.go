@@ -101,13 +101,13 @@ func hasDriveLetter(p string) bool {
 	return len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
 }
 
-// ErrNoManifest is the error LoadManifest wraps when the environment has no
-// manifest in the project.
-var ErrNoManifest = errors.New("manifest_not_found")
+// ErrNoManifest matches (errors.Is) the error LoadManifest returns when the
+// environment has no manifest in the project.
+var ErrNoManifest = &Error{Code: "manifest_not_found"}
 
 // LoadManifest reads the manifest of the environment called name from the
 // project at projectDir. Its name must match the folder it is in. A missing
-// file is an error wrapping ErrNoManifest.
+// file is an error matching ErrNoManifest.
 func LoadManifest(projectDir, name string) (Manifest, error) {
 	if err := CheckName(name); err != nil {
 		return Manifest{}, fmt.Errorf("environment name: %w", err)
@@ -119,7 +119,8 @@ func LoadManifest(projectDir, name string) (Manifest, error) {
 	}
 	data, err := safeio.ReadNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Manifest{}, fmt.Errorf("%w: no manifest %s; run oracle init %s or create the manifest", ErrNoManifest, filepath.ToSlash(rel), name)
+		return Manifest{}, &Error{Code: ErrNoManifest.Code, Err: err,
+			Message: fmt.Sprintf("no manifest %s; run oracle init %s or create the manifest", filepath.ToSlash(rel), name)}
 	}
 	if err != nil {
 		return Manifest{}, fmt.Errorf("read manifest: %w", err)

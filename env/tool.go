@@ -27,6 +27,11 @@ type Tool[S any] struct {
 	// for the input object.
 	InputSchema string
 	Run         func(ctx context.Context, s *S, input json.RawMessage) (any, error)
+	// ReadOnly declares that Run never changes the state, whatever its
+	// input and whether it fails or not. The runner then takes no snapshot
+	// of the state before a call. Definition.CheckReadOnly turns the
+	// declaration into a check, for the environment's tests.
+	ReadOnly bool
 }
 
 // Typed adapts a function taking a decoded input struct to Tool.Run. The
@@ -52,6 +57,9 @@ type ToolSpec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// ReadOnly is the tool's declaration that it never changes the state
+	// (MCP's readOnlyHint). It is not part of the JSON agents receive.
+	ReadOnly bool `json:"-"`
 }
 
 // ToolError is an error returned to the agent as a tool result with isError

@@ -2,8 +2,6 @@ package oracle
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/agent-oracle/oracle/baseline"
 )
@@ -132,12 +130,4 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		rep.Cases = append(rep.Cases, rc)
 	}
 	return rep, nil
-}
-
-// ErrNothingSelected is returned when a selection holds no case.
-var ErrNothingSelected = errors.New("no case matches the selection")
-
-// DescribeSelection says what a selection asked for, for errors.
-func DescribeSelection(sel Selection) string {
-	return fmt.Sprintf("--env %v --agent %v --task %v", sel.Envs, sel.Agents, sel.Tasks)
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -34,14 +35,55 @@ import (
 // On Linux the first exec agent makes the process a child subreaper, so
 // that the agent's orphaned children are reaped too rather than left as
 // zombies in a container without an init that reaps.
-func ExecAgent(cfg ExecConfig) env.Agent { return &execAgent{cfg: cfg.withDefaults()} }
+//
+// cfg.Sandbox says how the agent is contained (see docs/protocol.md): under
+// bubblewrap it runs in namespaces of its own, sees the filesystem
+// read-only without the project, and nothing of it survives the rollout.
+// A sandbox that cannot be set up makes every rollout an agent error.
+func ExecAgent(cfg ExecConfig) env.Agent {
+	a, err := execAgentFor(cfg, nil)
+	if err != nil {
+		return env.AgentFunc(func(context.Context, env.AgentInput) (any, error) { return nil, err })
+	}
+	return a
+}
 
-type execAgent struct{ cfg ExecConfig }
+// execAgentFor returns the exec agent cfg configures once its sandbox is
+// chosen and planned; warn, when not nil, is given the warning of an auto
+// sandbox that falls back to none.
+func execAgentFor(cfg ExecConfig, warn func(string)) (env.Agent, error) {
+	cfg = cfg.withDefaults()
+	mode, warning, err := cfg.Sandbox.choose()
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" && warn != nil {
+		warn(warning)
+	}
+	a := &execAgent{cfg: cfg, mode: mode}
+	if mode == SandboxBwrap {
+		a.bwrap, _ = BwrapStatus()
+		if a.plan, err = planBwrap(cfg.Sandbox, cfg.Command, cfg.environ("")); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+type execAgent struct {
+	cfg   ExecConfig
+	mode  SandboxMode // bwrap or none
+	bwrap string      // bwrap's path, for mode bwrap
+	plan  *bwrapPlan  // for mode bwrap
+}
+
+// SandboxMode says how the agent is contained: bwrap or none.
+func (a *execAgent) SandboxMode() SandboxMode { return a.mode }
 
 // Run starts the process, converses with it, and always leaves nothing of
 // its process group running.
 func (a *execAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
-	p, err := startProcess(a.cfg)
+	p, err := startProcess(a)
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +97,13 @@ func (a *execAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 
 // process is one running agent.
 type process struct {
-	cfg     ExecConfig
-	cmd     *exec.Cmd
-	pgid    int
-	dir     string
-	tempDir bool // dir is removed when the agent ends
+	cfg  ExecConfig
+	cmd  *exec.Cmd
+	pgid int
+	dir  string // the working folder
+	temp string // the temporary folder removed when the agent ends, if any
+	// sandboxed: the leader is bwrap, which passes on the agent's status
+	sandboxed bool
 
 	stdin  *os.File // the runner's end of the agent's stdin
 	stdout *os.File // the runner's end of the agent's stdout
@@ -82,17 +126,21 @@ type process struct {
 	killed   bool // the runner killed the leader
 }
 
-func startProcess(cfg ExecConfig) (p *process, err error) {
+func startProcess(a *execAgent) (p *process, err error) {
+	cfg := a.cfg
 	p = &process{
 		cfg: cfg, dir: cfg.Dir, lines: make(chan line), quit: make(chan struct{}),
 		exited: make(chan struct{}), stderr: &tailBuffer{max: cfg.MaxStderrBytes},
 		stderrDone: make(chan struct{}), deadlineSet: make(chan struct{}),
 	}
-	if p.dir == "" {
-		if p.dir, err = os.MkdirTemp("", "oracle-agent-"); err != nil {
+	var home string // the sandboxed agent's private home
+	if p.dir == "" || a.plan != nil {
+		if p.temp, err = os.MkdirTemp("", "oracle-agent-"); err != nil {
 			return nil, fmt.Errorf("exec agent: make its working folder: %w; set TMPDIR to a writable folder", err)
 		}
-		p.tempDir = true
+		if p.dir == "" {
+			p.dir = p.temp
+		}
 	}
 	var files []*os.File // every end, closed on failure
 	defer func() {
@@ -100,11 +148,24 @@ func startProcess(cfg ExecConfig) (p *process, err error) {
 			for _, f := range files {
 				f.Close()
 			}
-			if p.tempDir {
-				os.RemoveAll(p.dir)
+			if p.temp != "" {
+				os.RemoveAll(p.temp)
 			}
 		}
 	}()
+	if a.plan != nil {
+		// the temporary folder holds the home and, unless one is given,
+		// the working folder, each bound writable in the sandbox
+		home = filepath.Join(p.temp, "home")
+		if p.dir == p.temp {
+			p.dir = filepath.Join(p.temp, "work")
+		}
+		for _, d := range []string{home, p.dir} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return nil, fmt.Errorf("exec agent: make its working folder: %w; set TMPDIR to a writable folder", err)
+			}
+		}
+	}
 	pipe := func() (r, w *os.File, err error) {
 		r, w, err = os.Pipe()
 		if err == nil {
@@ -125,8 +186,20 @@ func startProcess(cfg ExecConfig) (p *process, err error) {
 		return nil, fmt.Errorf("exec agent: %w", err)
 	}
 	cmd := exec.Command("/bin/sh", "-c", cfg.Command)
-	cmd.Dir, cmd.Env = p.dir, cfg.environ()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if a.plan != nil {
+		// The protocol's pipes reach the agent as descriptors 3 and 4,
+		// which bwrap's own processes close: were they its stdin and
+		// stdout, bwrap would hold them open, and an agent that closes
+		// its stdin would not be seen to.
+		p.sandboxed = true
+		cmd = exec.Command(a.bwrap, append(a.plan.args(p.dir, home),
+			"/bin/sh", "-c", `exec /bin/sh -c "$0" <&3 >&4 3<&- 4>&-`, cfg.Command)...)
+		cmd.Stderr, cmd.ExtraFiles = errW, []*os.File{inR, outW}
+	}
+	// bwrap's own environment is visible inside (its init's): it gets
+	// only the agent's
+	cmd.Dir, cmd.Env = p.dir, cfg.environ(home)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	prepareReaping()
 	if err := cmd.Start(); err != nil {
@@ -364,8 +437,8 @@ func (p *process) close(in env.AgentInput) {
 		}
 		in.Log("agent_stderr", fields)
 	}
-	if p.tempDir {
-		os.RemoveAll(p.dir)
+	if p.temp != "" {
+		os.RemoveAll(p.temp)
 	}
 }
 
@@ -378,6 +451,10 @@ func (p *process) exitText() string {
 				return "was killed by the runner"
 			}
 			return "was killed by signal " + ws.Signal().String()
+		}
+		if code := ee.ExitCode(); p.sandboxed && code > 128 && code < 128+65 {
+			// bwrap passes on a signal's death as 128+signal, as a shell does
+			return "was killed by signal " + syscall.Signal(code-128).String()
 		}
 		return fmt.Sprintf("exited with status %d", ee.ExitCode())
 	}

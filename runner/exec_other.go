@@ -16,3 +16,6 @@ func ExecAgent(cfg ExecConfig) env.Agent {
 		return nil, errors.New("exec agents need a Unix system; run oracle on Linux or macOS, or use a built-in agent")
 	})
 }
+
+// execAgentFor returns an agent that fails, as ExecAgent does.
+func execAgentFor(cfg ExecConfig, warn func(string)) (env.Agent, error) { return ExecAgent(cfg), nil }

@@ -165,6 +165,11 @@ func TestExecAgentGarbageMemory(t *testing.T) {
 	}
 }
 
+// unsandboxed is the sandbox of the tests of the process group, the second
+// line of defence: none, since under bwrap $$ is a PID of the agent's own
+// namespace.
+var unsandboxed = Sandbox{Mode: SandboxNone}
+
 // TestExecAgentKilledAtTimeout: an agent that ignores stop and sleeps, with
 // a child of its own, is killed with its whole process group, and nothing
 // of the group is left once Run returns.
@@ -172,7 +177,7 @@ func TestExecAgentKilledAtTimeout(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	script := `read s; trap '' TERM INT; sleep 300 & echo $$ > pgid; while :; do sleep 1; done`
-	o := execRun(t, ExecConfig{Command: script, Dir: dir, Grace: 200 * time.Millisecond}, Config{Timeout: 500 * time.Millisecond})
+	o := execRun(t, ExecConfig{Command: script, Dir: dir, Grace: 200 * time.Millisecond, Sandbox: unsandboxed}, Config{Timeout: 500 * time.Millisecond})
 	if o.Result.TerminationReason != Timeout {
 		t.Fatalf("termination = %s, error %q", o.Result.TerminationReason, errorText(o.Result))
 	}
@@ -217,7 +222,7 @@ func TestExecAgentLeftovers(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			o := execRun(t, ExecConfig{Command: script, Dir: dir, Grace: 200 * time.Millisecond}, Config{})
+			o := execRun(t, ExecConfig{Command: script, Dir: dir, Grace: 200 * time.Millisecond, Sandbox: unsandboxed}, Config{})
 			if o.Result.TerminationReason != Completed || string(o.Result.AgentOutput) != `"done"` {
 				t.Fatalf("termination %s, output %s, error %q", o.Result.TerminationReason, o.Result.AgentOutput, errorText(o.Result))
 			}

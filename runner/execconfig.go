@@ -40,6 +40,10 @@ type ExecConfig struct {
 	// MaxStderrBytes is how much of the end of the agent's stderr is kept
 	// for the trace; 0 means DefaultMaxStderrBytes.
 	MaxStderrBytes int
+	// Sandbox contains the agent; its zero value is auto: bubblewrap when
+	// it works here, today's process group and scrubbed environment
+	// otherwise.
+	Sandbox Sandbox
 }
 
 func (c ExecConfig) withDefaults() ExecConfig {
@@ -55,10 +59,15 @@ func (c ExecConfig) withDefaults() ExecConfig {
 	return c
 }
 
-// environ is the agent's environment: PATH and HOME, then c.Env.
-func (c ExecConfig) environ() []string {
+// environ is the agent's environment: PATH and HOME, then c.Env. A home
+// given replaces the runner's.
+func (c ExecConfig) environ(home string) []string {
 	out := []string{}
 	for _, name := range append([]string{"PATH", "HOME"}, c.Env...) {
+		if name == "HOME" && home != "" {
+			out = append(out, "HOME="+home)
+			continue
+		}
 		if strings.Contains(name, "=") {
 			out = append(out, name)
 			continue

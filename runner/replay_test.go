@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,14 +148,15 @@ func TestResolve(t *testing.T) {
 	os.WriteFile(trace, []byte(`{"type":"agent_output","output":"done"}`), 0o644)
 	tests := []struct {
 		ref, wantErr string
+		notFound     bool // the error is an *env.Error with code agent_not_found
 	}{
-		{"solver", ""},
-		{"exec:true", ""},
-		{"replay:" + trace, ""},
-		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, replay:PATH"},
-		{"exec:  ", "exec: names no command"},
-		{"replay:", "replay: names no trace"},
-		{"replay:/nonexistent/t.jsonl", "replay: open /nonexistent/t.jsonl: no such file or directory"},
+		{"solver", "", false},
+		{"exec:true", "", false},
+		{"replay:" + trace, "", false},
+		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, replay:PATH", true},
+		{"exec:  ", "exec: names no command", true},
+		{"replay:", "replay: names no trace", true},
+		{"replay:/nonexistent/t.jsonl", "replay: open /nonexistent/t.jsonl: no such file or directory", false},
 	}
 	for _, tt := range tests {
 		a, err := Resolve(e, tt.ref)
@@ -163,6 +165,10 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%q) = %v, %v", tt.ref, a, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("Resolve(%q) error = %v, want %q", tt.ref, err, tt.wantErr)
+		}
+		var coded *env.Error
+		if got := errors.As(err, &coded) && coded.Code == env.CodeAgentNotFound; got != tt.notFound {
+			t.Errorf("Resolve(%q) error %v: coded agent_not_found = %v, want %v", tt.ref, err, got, tt.notFound)
 		}
 	}
 }

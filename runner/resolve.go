@@ -19,6 +19,9 @@ func Resolve(e env.Environment, ref string) (env.Agent, error) {
 type Resolver struct {
 	// Exec configures exec:COMMAND agents; its Command is the reference's.
 	Exec ExecConfig
+	// Warn, when not nil, is given the warning of an auto sandbox that
+	// falls back to none (bubblewrap missing or not working).
+	Warn func(string)
 }
 
 // Resolve returns the agent ref names in e; see the package function
@@ -30,13 +33,15 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		cfg := r.Exec
 		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
 		if cfg.Command == "" {
-			return nil, fmt.Errorf("agent_not_found: exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'")
+			return nil, &env.Error{Code: env.CodeAgentNotFound,
+				Message: "exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'"}
 		}
-		return ExecAgent(cfg), nil
+		return execAgentFor(cfg, r.Warn)
 	case strings.HasPrefix(ref, "replay:"):
 		path := strings.TrimPrefix(ref, "replay:")
 		if path == "" {
-			return nil, fmt.Errorf("agent_not_found: replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl")
+			return nil, &env.Error{Code: env.CodeAgentNotFound,
+				Message: "replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl"}
 		}
 		rec, err := ReadTrace(path)
 		if err != nil {
@@ -49,7 +54,9 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 	}
 	names := e.Agents()
 	if len(names) == 0 {
-		return nil, fmt.Errorf("agent_not_found: no agent %s in %s, which has no built-in agents; use exec:COMMAND or replay:PATH", ref, e.Name())
+		return nil, &env.Error{Code: env.CodeAgentNotFound,
+			Message: fmt.Sprintf("no agent %s in %s, which has no built-in agents; use exec:COMMAND or replay:PATH", ref, e.Name())}
 	}
-	return nil, fmt.Errorf("agent_not_found: no agent %s in %s; built-in agents: %s, or exec:COMMAND, replay:PATH", ref, e.Name(), strings.Join(names, ", "))
+	return nil, &env.Error{Code: env.CodeAgentNotFound, Known: names,
+		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or exec:COMMAND, replay:PATH", ref, e.Name(), strings.Join(names, ", "))}
 }

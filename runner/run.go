@@ -86,6 +86,10 @@ type RunInfo struct {
 	DurationMs        int64     `json:"durationMs"`
 	TerminationReason string    `json:"terminationReason"`
 	ToolCallCount     int       `json:"toolCallCount"`
+	// Sandbox is how an exec agent was contained (bwrap or none); absent
+	// for other agents. It is recorded here only: what the machine has
+	// must not change result.json or state-diff.json.
+	Sandbox SandboxMode `json:"sandbox,omitempty"`
 }
 
 // RunConfig is the resolved configuration recorded in run.json.
@@ -199,6 +203,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		VerifierID: task.VerifierID, VerifierName: verifierName(e, task.VerifierID), Config: rc,
 		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
 		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
+	}
+	if sb, ok := agent.(interface{ SandboxMode() SandboxMode }); ok {
+		info.Sandbox = sb.SandboxMode()
 	}
 	o := &Outcome{RunID: runID, Environment: e.Name(), Task: task, Result: result, Diff: diff}
 	if o.Artifacts.Result, err = result.Marshal(); err != nil {

@@ -98,15 +98,11 @@ func selectTasks(e env.Environment, tasks []env.Task, ids []string) ([]env.Task,
 	}
 	var out []env.Task
 	for _, id := range ids {
-		i := slices.IndexFunc(tasks, func(t env.Task) bool { return t.ID == id })
-		if i < 0 {
-			all := make([]string, len(tasks))
-			for j, t := range tasks {
-				all[j] = t.ID
-			}
-			return nil, fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", id, e.Name(), strings.Join(all, ", "))
+		t, err := env.FindTask(e, id)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, tasks[i])
+		out = append(out, t)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return slices.CompactFunc(out, func(a, b env.Task) bool { return a.ID == b.ID }), nil

@@ -3,6 +3,7 @@ package verifiertest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -142,8 +143,10 @@ func TestRunRefusesCandidatesThatCannotTestAnything(t *testing.T) {
 		}
 	}
 	e := toyEnv(t, toyVerifier, `[{"name":"a","why":"w","expect":"fail"}]`)
-	if _, err := Run(context.Background(), e, Options{Tasks: []string{"TASK-404"}}); err == nil || !strings.Contains(err.Error(), "task_not_found: no task TASK-404 in toy") {
-		t.Errorf("unknown task: error %v", err)
+	_, err := Run(context.Background(), e, Options{Tasks: []string{"TASK-404"}})
+	var coded *env.Error
+	if !errors.As(err, &coded) || coded.Code != env.CodeTaskNotFound || !strings.Contains(err.Error(), "task_not_found: no task TASK-404 in toy") {
+		t.Errorf("unknown task: error %v, want a coded task_not_found", err)
 	}
 }
 

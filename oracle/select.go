@@ -1,0 +1,321 @@
+package oracle
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+)
+
+// Selected is what a selection holds in a project.
+type Selected struct {
+	// Cases are the selected cases of the shard, sorted by key.
+	Cases []Case
+	// Total is how many cases the selection holds before sharding.
+	Total int
+}
+
+// Select returns the cases of the project at projectDir that sel selects:
+// the regression cases of envs and the replay cases under TracesDir. A
+// selection never passes by accident, so these are errors:
+//
+//   - an environment the project names (.silo/environments/<name>) that
+//     envs lacks, when sel selects it: its cases cannot run, and its
+//     baselines are not obsolete;
+//   - a literal name (no glob characters) of --env, --agent or --task that
+//     names no environment, agent or task (env_not_found, agent_not_found,
+//     task_not_found, with what exists);
+//   - a selection that holds no case and no baseline at all, before
+//     sharding (a shard may be empty);
+//   - a case key two sources produce (a regression agent and a trace, or
+//     two traces).
+//
+// stored are the baselines of the project; a name that only a baseline has
+// (an obsolete case) exists.
+func Select(projectDir string, envs []env.Environment, sel Selection, stored []baseline.Key) (*Selected, error) {
+	if err := sel.Validate(); err != nil {
+		return nil, err
+	}
+	if err := CheckProjectEnvs(projectDir, envs, sel.Envs); err != nil {
+		return nil, err
+	}
+	whole := sel
+	whole.Shard = Shard{}
+	everything := Selection{}
+	regression, err := Cases(envs, everything)
+	if err != nil {
+		return nil, err
+	}
+	traces, err := TraceCases(projectDir, envs, Selection{Envs: sel.Envs})
+	if err != nil {
+		return nil, err
+	}
+	all := append(regression, traces...)
+	if err := checkLiterals(envs, all, stored, sel); err != nil {
+		return nil, err
+	}
+	var picked []Case
+	for _, c := range all {
+		if whole.Selects(c.Key) {
+			picked = append(picked, c)
+		}
+	}
+	SortCases(picked)
+	if err := checkCollisions(picked); err != nil {
+		return nil, err
+	}
+	if len(picked) == 0 && !selectsAny(whole, stored) {
+		return nil, nothingSelected(envs, all, sel)
+	}
+	out := &Selected{Total: len(picked)}
+	for _, c := range picked {
+		if sel.Shard.Has(c.Key) {
+			out.Cases = append(out.Cases, c)
+		}
+	}
+	return out, nil
+}
+
+// CheckProjectEnvs returns an error when the project at projectDir names
+// an environment (a folder under .silo/environments holding a manifest)
+// that envs lacks and the patterns select (no patterns select every
+// environment). Such an environment's cases cannot run here, so a check
+// would pass without them and a prune would delete their baselines.
+func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []string) error {
+	for _, name := range projectEnvs(projectDir) {
+		if findEnv(envs, name) == nil && matchAny(patterns, name) {
+			return fmt.Errorf("env_not_found: this binary has no environment %s (named in %s); run the binary built with command.Main that registers it",
+				name, filepath.ToSlash(filepath.Join(".silo", "environments", name)))
+		}
+	}
+	return nil
+}
+
+// projectEnvs lists the environments the project names: the folders under
+// .silo/environments that hold a manifest.
+func projectEnvs(projectDir string) []string {
+	root := filepath.Join(projectDir, ".silo", "environments")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, e.Name(), env.ManifestFile)); err == nil && info.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// ProjectEnv reports whether the project at projectDir names the
+// environment called name in a manifest.
+func ProjectEnv(projectDir, name string) bool {
+	for _, n := range projectEnvs(projectDir) {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLiterals returns a not-found error for the first literal name of sel
+// that names nothing.
+func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, sel Selection) error {
+	envNames := make([]string, len(envs))
+	for i, e := range envs {
+		envNames[i] = e.Name()
+	}
+	for _, p := range sel.Envs {
+		if isLiteral(p) && findEnv(envs, p) == nil && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
+			return fmt.Errorf("env_not_found: no environment %s; environments: %s", p, listOrNone(envNames))
+		}
+	}
+	inEnvs := func(k baseline.Key) bool { return matchAny(sel.Envs, k.Env) }
+	var agents, tasks []string
+	for _, c := range all {
+		if inEnvs(c.Key) {
+			agents = append(agents, c.Key.Agent)
+		}
+	}
+	for _, e := range envs {
+		if !matchAny(sel.Envs, e.Name()) {
+			continue
+		}
+		list, err := e.Tasks()
+		if err != nil {
+			return err
+		}
+		for _, t := range list {
+			tasks = append(tasks, t.ID)
+		}
+	}
+	for _, k := range stored {
+		if inEnvs(k) {
+			agents, tasks = append(agents, k.Agent), append(tasks, k.Task)
+		}
+	}
+	agents, tasks = uniq(agents), uniq(tasks)
+	where := "the environments"
+	if len(sel.Envs) > 0 {
+		where = quoteList(sel.Envs)
+	}
+	for _, p := range sel.Agents {
+		if strings.HasPrefix(p, "exec:") {
+			return fmt.Errorf("agent_not_found: --agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", p, TracesDir, p)
+		}
+		if isLiteral(p) && !contains(agents, p) {
+			return fmt.Errorf("agent_not_found: no agent %s in %s; agents: %s", p, where, listOrNone(agents))
+		}
+	}
+	for _, p := range sel.Tasks {
+		if isLiteral(p) && !contains(tasks, p) {
+			return fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", p, where, listOrNone(tasks))
+		}
+	}
+	return nil
+}
+
+// nothingSelected says that sel holds no case, and what there is.
+func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
+	if len(sel.Envs)+len(sel.Agents)+len(sel.Tasks) == 0 {
+		return fmt.Errorf("%w: the environments declare no regression agent and %s holds no trace; make a case with oracle record --agent replay:PATH", ErrNothingSelected, TracesDir)
+	}
+	var flags []string
+	var lists []string
+	add := func(flag string, patterns []string, what string, names []string) {
+		for _, p := range patterns {
+			flags = append(flags, "--"+flag+" "+quote(p))
+		}
+		if len(patterns) > 0 {
+			lists = append(lists, what+": "+listOrNone(uniq(names)))
+		}
+	}
+	var envNames, agents, tasks []string
+	for _, e := range envs {
+		envNames = append(envNames, e.Name())
+	}
+	for _, c := range all {
+		if matchAny(sel.Envs, c.Key.Env) {
+			agents = append(agents, c.Key.Agent)
+			if matchAny(sel.Agents, c.Key.Agent) {
+				tasks = append(tasks, c.Key.Task)
+			}
+		}
+	}
+	add("env", sel.Envs, "environments", envNames)
+	add("agent", sel.Agents, "agents", agents)
+	add("task", sel.Tasks, "tasks", tasks)
+	return fmt.Errorf("%w %s; %s", ErrNothingSelected, strings.Join(flags, " "), strings.Join(lists, "; "))
+}
+
+// checkCollisions refuses a key that two of the (sorted) cases share.
+func checkCollisions(cases []Case) error {
+	for i := 1; i < len(cases); i++ {
+		a, b := cases[i-1], cases[i]
+		if a.Key == b.Key {
+			return fmt.Errorf("case %s comes from two sources: %s and %s; rename one (a trace's agent is its folder under %s)",
+				a.Key, source(a), source(b), TracesDir)
+		}
+	}
+	return nil
+}
+
+// source names where a case comes from.
+func source(c Case) string {
+	if path, ok := strings.CutPrefix(c.AgentRef, "replay:"); ok {
+		return "the trace " + filepath.ToSlash(path)
+	}
+	return fmt.Sprintf("the regression agent %s of %s", c.AgentRef, c.Key.Env)
+}
+
+func selectsAny(sel Selection, keys []baseline.Key) bool {
+	return storedHas(keys, sel.Selects)
+}
+
+func storedHas(keys []baseline.Key, f func(baseline.Key) bool) bool {
+	for _, k := range keys {
+		if f(k) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLiteral(p string) bool { return !strings.ContainsAny(p, `*?[\`) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func listOrNone(list []string) string {
+	if len(list) == 0 {
+		return "none"
+	}
+	return strings.Join(list, ", ")
+}
+
+// quote quotes a pattern for a shell when it holds more than a name.
+func quote(p string) string {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:", r)) {
+			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+	}
+	return p
+}
+
+func quoteList(patterns []string) string {
+	q := make([]string, len(patterns))
+	for i, p := range patterns {
+		q[i] = quote(p)
+	}
+	return strings.Join(q, ", ")
+}
+
+// ErrNothingSelected is returned when a selection holds no case.
+var ErrNothingSelected = errors.New("no case matches")
+
+// ErrNoProject is returned for a project folder that does not exist.
+var ErrNoProject = errors.New("no project folder")
+
+// CheckProjectDir returns an error when dir is not an existing folder.
+func CheckProjectDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w %s; give the folder that holds .silo with --dir (or -C), or make one with oracle init", ErrNoProject, dir)
+	case err != nil:
+		return fmt.Errorf("%w %s: %v", ErrNoProject, dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("%w %s: not a folder", ErrNoProject, dir)
+	}
+	return nil
+}

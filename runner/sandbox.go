@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// SandboxMode says how exec agents are contained.
+type SandboxMode string
+
+// The sandbox modes. Auto is bwrap when bubblewrap is installed and works on
+// this machine, none otherwise.
+const (
+	SandboxAuto  SandboxMode = "auto"
+	SandboxBwrap SandboxMode = "bwrap"
+	SandboxNone  SandboxMode = "none"
+)
+
+// ParseSandboxMode reads a --sandbox value.
+func ParseSandboxMode(s string) (SandboxMode, error) {
+	switch m := SandboxMode(s); m {
+	case SandboxAuto, SandboxBwrap, SandboxNone:
+		return m, nil
+	}
+	return "", fmt.Errorf("--sandbox %q is not auto, bwrap or none", s)
+}
+
+// Sandbox configures how exec agents are contained; see docs/protocol.md.
+type Sandbox struct {
+	// Mode is auto (the default when empty), bwrap or none.
+	Mode SandboxMode
+	// Net lets the agent use the host's network; without it the agent has
+	// a network namespace of its own with nothing but a loopback.
+	Net bool
+	// ReadOnly lists extra host paths the agent sees read-only: a
+	// virtualenv, a model cache. Inside the project only paths outside
+	// .silo and the environments' folders are allowed.
+	ReadOnly []string
+	// Project is the folder hidden from the agent (the project root, the
+	// folder that holds .silo); empty hides no project.
+	Project string
+}
+
+// NotContained is what an agent run without the sandbox can still reach,
+// for the warning of auto and for the docs.
+const NotContained = "the runner's /proc (and its environment), the project folder, the network, and processes that leave the agent's process group"
+
+// BwrapInstallHint says how to get bubblewrap.
+const BwrapInstallHint = "install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or use --sandbox none"
+
+var bwrapProbe struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// BwrapStatus returns the path of a bwrap that works on this machine, or
+// why there is none. It runs bwrap once per process, with the sandbox's
+// own options, and remembers the answer.
+func BwrapStatus() (string, error) {
+	bwrapProbe.once.Do(func() {
+		path, err := exec.LookPath("bwrap")
+		if err != nil {
+			bwrapProbe.err = errors.New("bwrap is not installed")
+			return
+		}
+		args := append(bwrapBase(false), "--", "/bin/true")
+		cmd := exec.Command(path, args...)
+		cmd.Env = []string{}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			bwrapProbe.err = fmt.Errorf("bwrap does not work here (%v: %s); user namespaces may be disabled", err, oneLine(stderr.String(), 200))
+			return
+		}
+		bwrapProbe.path = path
+	})
+	return bwrapProbe.path, bwrapProbe.err
+}
+
+// choose returns the mode an agent runs in, bwrap or none, and for auto
+// without a working bwrap, the warning to give.
+func (s Sandbox) choose() (mode SandboxMode, warning string, err error) {
+	switch s.Mode {
+	case SandboxNone:
+		return SandboxNone, "", nil
+	case SandboxBwrap:
+		if _, err := BwrapStatus(); err != nil {
+			return "", "", fmt.Errorf("--sandbox bwrap: %v; %s", err, BwrapInstallHint)
+		}
+		return SandboxBwrap, "", nil
+	case SandboxAuto, "":
+		if _, err := BwrapStatus(); err != nil {
+			return SandboxNone, fmt.Sprintf("exec agents run without a sandbox (%v): they can reach %s; %s", err, NotContained, strings.TrimSuffix(BwrapInstallHint, " or use --sandbox none")), nil
+		}
+		return SandboxBwrap, "", nil
+	}
+	return "", "", fmt.Errorf("sandbox mode %q is not auto, bwrap or none", s.Mode)
+}
