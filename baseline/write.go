@@ -39,7 +39,9 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 			return res, fmt.Errorf("record %s: %w", k, err)
 		}
 		old, err := safeio.ReadNoFollow(path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && !(errors.Is(err, safeio.ErrNotRegular) && isDir(path)) {
+		// a symlink, FIFO, device or socket is refused; other errors (no file,
+		// a folder in the way) are the write's to report
+		if errors.Is(err, safeio.ErrSymlink) || errors.Is(err, safeio.ErrNotRegular) && !isDir(path) {
 			return res, fmt.Errorf("record %s: %w", k, err)
 		}
 		if err == nil && bytes.Equal(old, data) {
