@@ -61,6 +61,9 @@ func positional(c *cli.Context, path string, required ...string) ([]string, erro
 	if setErr != nil {
 		return nil, setErr
 	}
+	if c.App.Metadata != nil {
+		c.App.Metadata[projectKey] = resolveProjectDir(c) // --dir may come after the arguments
+	}
 	for _, name := range required {
 		if strings.TrimSpace(c.String(name)) == "" {
 			return nil, usageError("--%s is required; see %s --help", name, path)

@@ -1,10 +1,18 @@
 package command
 
 import (
+	"errors"
 	"io"
+	"regexp"
+	"strings"
 
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
 )
+
+// FormatVersion is the version of every --json output's shape, the value
+// of its "formatVersion" member. Its schemas are under docs/schemas/.
+const FormatVersion = 1
 
 // writeJSON prints v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
@@ -14,4 +22,74 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// jsonError is what a command run with --json prints when it fails.
+type jsonError struct {
+	FormatVersion int `json:"formatVersion"`
+	Error         struct {
+		Code    string   `json:"code"`
+		Message string   `json:"message"`
+		Known   []string `json:"known,omitempty"` // what exists, for a not-found error
+	} `json:"error"`
+}
+
+// writeJSONError prints the error object of --json for err, whose message
+// is msg.
+func writeJSONError(w io.Writer, err error, msg string) error {
+	var e jsonError
+	e.FormatVersion = FormatVersion
+	e.Error.Code = errorCode(err)
+	e.Error.Message = strings.TrimPrefix(msg, e.Error.Code+": ")
+	var coded *env.Error
+	if errors.As(err, &coded) {
+		e.Error.Known = coded.Known
+	}
+	return writeJSON(w, e)
+}
+
+// codePrefix is the code that starts a message: "task_not_found: …".
+var codePrefix = regexp.MustCompile(`^([a-z]+(?:_[a-z]+)+|usage|exists): `)
+
+// errorCode is the code of err for the --json error object: the code of a
+// coded error, "usage" for a mistake on the command line, and "error" for
+// anything else.
+func errorCode(err error) string {
+	var coded *env.Error
+	if errors.As(err, &coded) && coded.Code != "" {
+		return coded.Code
+	}
+	if m := codePrefix.FindStringSubmatch(strings.TrimPrefix(err.Error(), "error: ")); m != nil {
+		return m[1]
+	}
+	return "error"
+}
+
+// wantsJSON reports whether the command line asks for JSON output: --json,
+// or --format json (-f json).
+func wantsJSON(args []string) bool {
+	if len(args) > 0 {
+		args = args[1:]
+	}
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch name {
+		case "json":
+			return !hasValue || value == "true" || value == "1"
+		case "format", "f":
+			if !hasValue && i+1 < len(args) {
+				value = args[i+1]
+			}
+			if value == "json" {
+				return true
+			}
+		}
+	}
+	return false
 }

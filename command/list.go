@@ -66,11 +66,22 @@ func listCommand(envs Environments) *cli.Command {
 					fmt.Fprintln(w)
 				}
 				fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
-				fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+				switch {
+				case len(e.Agents) == 0:
+					fmt.Fprintf(w, "  agents: none %s\n", s.Dim("(record and check have no case for it)"))
+				case len(e.Regression) == 0:
+					fmt.Fprintf(w, "  agents: %s %s\n", strings.Join(e.Agents, ", "), s.Dim("(none for regression: record and check have no case for it)"))
+				default:
+					fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+				}
 				fmt.Fprintf(w, "  tools (%d): %s\n", len(e.Tools), strings.Join(e.Tools, ", "))
 				fmt.Fprintf(w, "  tasks (%d):\n", len(e.Tasks))
 				for _, t := range e.Tasks {
-					fmt.Fprintf(w, "    %-10s %-8s %s %s\n", t.ID, t.VerifierID, t.Title, s.Dim(t.Difficulty))
+					difficulty := ""
+					if t.Difficulty != "" {
+						difficulty = "  " + s.Dim("("+t.Difficulty+")")
+					}
+					fmt.Fprintf(w, "    %-10s %-8s %s%s\n", t.ID, t.VerifierID, t.Title, difficulty)
 				}
 			}
 			return nil

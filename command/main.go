@@ -32,16 +32,17 @@ type exitCode int
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // Main runs the command line args (args[0] is the program name) against the
-// environments envs returns, and returns the process's exit code.
-func Main(args []string, envs Environments) int {
+// environments envs returns, and returns the process's exit code. Options
+// name the binary built on it (WithName, WithVersion).
+func Main(args []string, envs Environments, opts ...Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	return Run(ctx, args, envs, os.Stdout, os.Stderr)
+	return Run(ctx, args, envs, os.Stdout, os.Stderr, opts...)
 }
 
 // Run is Main with its context and output streams given.
-func Run(ctx context.Context, args []string, envs Environments, stdout, stderr io.Writer) int {
-	app := App(envs)
+func Run(ctx context.Context, args []string, envs Environments, stdout, stderr io.Writer, opts ...Option) int {
+	app := App(envs, opts...)
 	app.Writer, app.ErrWriter = stdout, stderr
 	err := app.RunContext(ctx, args)
 	var code exitCode
@@ -51,27 +52,36 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 	case errors.As(err, &code):
 		return int(code)
 	}
-	msg := strings.TrimPrefix(err.Error(), "error: ")
+	name := app.Name
+	msg := renameProgram(strings.TrimPrefix(err.Error(), "error: "), name, commandNames(app))
+	if wantsJSON(args) {
+		if werr := writeJSONError(stdout, err, msg); werr == nil {
+			return ExitTrouble
+		}
+	}
 	fmt.Fprintf(stderr, "error: %s\n", msg)
 	return ExitTrouble
 }
 
 // App returns the command tree.
-func App(envs Environments) *cli.App {
+func App(envs Environments, opts ...Option) *cli.App {
+	set := newSettings(opts)
+	name := set.name
 	app := &cli.App{
-		Name:  "oracle",
+		Name:  name,
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
-		Description: "oracle rolls agents through the tasks of evaluation environments, writes deterministic artifacts\n" +
+		Description: name + " rolls agents through the tasks of evaluation environments, writes deterministic artifacts\n" +
 			"(result.json, state-diff.json), freezes them as baselines when behaviour is known good (record),\n" +
 			"and gates CI by re-running and comparing byte for byte (check).",
-		HideHelpCommand:      true,
-		EnableBashCompletion: false,
+		EnableBashCompletion: true,
+		Suggest:              true,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags:                commonFlags(),
-		Version:              Version,
+		Version:              set.version,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError("%v; see oracle --help", err)
+			return usageError("%v; see %s --help", err, name)
 		},
+		Action: unknownCommand,
 		Commands: []*cli.Command{
 			runCommand(envs),
 			recordCommand(envs),
@@ -81,13 +91,18 @@ func App(envs Environments) *cli.App {
 			verifierCommand(envs),
 			validateCommand(envs),
 			initCommand(),
+			generateCommand(),
 			taskCommand(),
 			toolCommand(),
+			helpCommand(),
+			completionCommand(),
+			manCommand(),
 		},
 	}
 	for _, cmd := range app.Commands {
-		prepare(cmd, "oracle "+cmd.Name)
+		prepare(cmd, name+" "+cmd.Name)
 	}
+	nameHelp(app.Commands, name, commandNames(app))
 	return app
 }
 
@@ -100,8 +115,9 @@ func commonFlags() []cli.Flag {
 }
 
 // prepare gives a command and its subcommands the common flags, no help
-// subcommand, one-line usage errors, and the project folder resolved once,
-// before the command runs.
+// subcommand, one-line usage errors, the project folder resolved once,
+// before the command runs, and an error naming the nearest subcommand for a
+// mistyped one.
 func prepare(cmd *cli.Command, path string) {
 	cmd.HideHelpCommand = true
 	cmd.Flags = append(cmd.Flags, commonFlags()...)
@@ -119,8 +135,23 @@ func prepare(cmd *cli.Command, path string) {
 	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return usageError("%v; see %s --help", err, path)
 	}
+	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
+		cmd.Action = unknownCommand
+	}
 	for _, sub := range cmd.Subcommands {
+		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
 		prepare(sub, path+" "+sub.Name)
+	}
+}
+
+// nameHelp writes the program's name into the help of cmds, which name it
+// PROGRAM or oracle.
+func nameHelp(cmds []*cli.Command, name string, commands []string) {
+	for _, cmd := range cmds {
+		for _, text := range []*string{&cmd.Usage, &cmd.Description, &cmd.ArgsUsage} {
+			*text = renameProgram(strings.ReplaceAll(*text, "PROGRAM", name), name, commands)
+		}
+		nameHelp(cmd.Subcommands, name, commands)
 	}
 }
 
@@ -167,4 +198,10 @@ func noColor(c *cli.Context) bool {
 // usageError is a mistake in the command line.
 func usageError(format string, args ...any) error {
 	return fmt.Errorf("usage: "+format, args...)
+}
+
+// program is how the binary calls itself in messages: its name, then the
+// command path, e.g. "oracle verifier add".
+func program(c *cli.Context, path string) string {
+	return c.App.Name + " " + path
 }

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"runtime"
@@ -12,11 +13,12 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// selectionFlags narrow the cases of record and check.
-func selectionFlags() []cli.Flag {
+// selectionFlags narrow the cases of record and check; agentUsage is the
+// command's own help for --agent.
+func selectionFlags(agentUsage string) []cli.Flag {
 	return append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
-		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: "only agents matching `glob` (repeatable); record also takes replay:PATH, which makes a recorded trace a case"},
+		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: agentUsage},
 		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
 		&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"},
 		&cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"},
@@ -73,7 +75,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	}
 	for _, a := range sel.Agents {
 		if strings.HasPrefix(a, "replay:") {
-			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with oracle record --agent replay:PATH", a, oracle.TracesDir)
+			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with %s record --agent replay:PATH", a, oracle.TracesDir, c.App.Name)
 		}
 	}
 	cat, err := loadCatalog(envs)
@@ -99,11 +101,11 @@ func checkCommand(envs Environments) *cli.Command {
 		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
 			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
-		Flags: append(selectionFlags(),
+		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
-			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports in `FILE`s (repeatable), e.g. of shards"},
+			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
 		),
 		Action: func(c *cli.Context) error {
@@ -142,9 +144,10 @@ func checkCommand(envs Environments) *cli.Command {
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
 				}
+				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
 			}
 			for _, cr := range res.Report.Cases {
-				if cr.Status == oracle.Error {
+				if cr.Status == oracle.StatusError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
 				}
 			}
@@ -168,12 +171,23 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	switch format {
 	case "json":
 		return writeJSON(w, r)
-	case "markdown":
-		return oracle.WriteMarkdown(w, r)
 	case "junit":
 		return oracle.WriteJUnit(w, r)
 	}
-	return oracle.WriteText(w, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+	// The text and Markdown reports name the commands that act on a case
+	// (oracle record): here, this binary's.
+	var buf bytes.Buffer
+	var err error
+	if format == "markdown" {
+		err = oracle.WriteMarkdown(&buf, r)
+	} else {
+		err = oracle.WriteText(&buf, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+	}
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
+	return err
 }
 
 func recordCommand(envs Environments) *cli.Command {
@@ -184,7 +198,7 @@ func recordCommand(envs Environments) *cli.Command {
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
 			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
-		Flags: append(selectionFlags(),
+		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
 		),
@@ -225,7 +239,7 @@ func recordCommand(envs Environments) *cli.Command {
 				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
 			}
 			for _, rc := range rep.Cases {
-				if rc.Status == oracle.Failed {
+				if rc.Status == oracle.RecordError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
 				}
 			}
@@ -242,41 +256,41 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		status := fmt.Sprintf("%-9s", rc.Status)
 		note := ""
 		switch rc.Status {
-		case oracle.Wrote:
+		case oracle.RecordWrote:
 			status = s.Good(status)
-		case oracle.Kept:
+		case oracle.RecordKept:
 			status = s.Dim(status)
-		case oracle.Refused:
+		case oracle.RecordRefused:
 			status = s.Bad(status)
 			note = "  nondeterministic: " + rc.Divergence.String()
-		case oracle.Failed:
+		case oracle.RecordError:
 			status = s.Bad(status)
 			note = "  " + rc.Error
-		case oracle.Stale:
+		case oracle.RecordObsolete:
 			status = s.Warn(status)
 			note = "  baseline with no case; --prune removes it"
-		case oracle.Removed:
+		case oracle.RecordRemoved:
 			status = s.Warn(status)
 		}
 		verdict := ""
 		if rc.Verdict != "" {
-			verdict = s.Dim(" (" + rc.Verdict + ")")
+			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
 		}
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
 	parts := []string{
-		fmt.Sprintf("%d written", rep.Count(oracle.Wrote)),
-		fmt.Sprintf("%d kept", rep.Count(oracle.Kept)),
+		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),
+		fmt.Sprintf("%d kept", rep.Count(oracle.RecordKept)),
 	}
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{rep.Count(oracle.Removed), "removed"}, {rep.Count(oracle.Stale), "obsolete"}, {rep.Count(oracle.Refused), "refused"}, {rep.Count(oracle.Failed), "failed"}} {
+	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}
 	}
-	if rep.Count(oracle.Failed) > 0 {
+	if rep.Count(oracle.RecordError) > 0 {
 		parts = append(parts, "nothing written")
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
@@ -315,7 +329,7 @@ func diffCommand() *cli.Command {
 			}
 			unreadable := false
 			for _, d := range diffs {
-				if d.Diff.State == "unreadable" {
+				if d.Diff.State == oracle.FileUnreadable {
 					fmt.Fprintf(c.App.ErrWriter, "error: diff: %s: %s\n", d.Path, d.Diff.Error)
 					unreadable = true
 				}

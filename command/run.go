@@ -136,9 +136,9 @@ func printCheck(w io.Writer, s *style, c env.CheckResult) {
 func verdictText(s *style, v env.Verdict) string {
 	switch v {
 	case env.Pass:
-		return s.Good("pass")
+		return s.Good(string(v))
 	case env.Inconclusive:
-		return s.Warn("inconclusive")
+		return s.Warn(string(v))
 	}
 	return s.Bad(string(v))
 }

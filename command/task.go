@@ -35,12 +35,12 @@ func taskAddCommand() *cli.Command {
 			&cli.StringFlag{Name: "difficulty", Usage: "easy, medium or hard"},
 		},
 		Action: func(c *cli.Context) error {
-			args, err := positional(c, "oracle task add", "env", "title", "instruction")
+			args, err := positional(c, program(c, "task add"), "env", "title", "instruction")
 			if err != nil {
 				return err
 			}
 			if len(args) != 1 {
-				return usageError("task add takes one task id, e.g. oracle task add TASK-007 --env %s --title … --instruction …", c.String("env"))
+				return usageError("task add takes one task id, e.g. %s task add TASK-007 --env %s --title … --instruction …", c.App.Name, c.String("env"))
 			}
 			id, envName := args[0], c.String("env")
 			verifier := c.String("verifier")
@@ -75,7 +75,7 @@ func taskAddCommand() *cli.Command {
 			fmt.Fprintf(w, "Created %s\n", shown(project, path))
 			fmt.Fprintf(w, "Tasks are embedded at build time: rebuild to pick it up.\n")
 			if _, err := os.Stat(filepath.Join(dir, scaffold.VerifierFile(verifier))); err != nil {
-				fmt.Fprintf(w, "Next: oracle verifier add %s --env %s --task %s --name %q\n", verifier, envName, id, c.String("title"))
+				fmt.Fprintf(w, "Next: %s verifier add %s --env %s --task %s --name %q\n", c.App.Name, verifier, envName, id, c.String("title"))
 			}
 			return nil
 		},

@@ -28,12 +28,12 @@ func toolAddCommand() *cli.Command {
 			&cli.StringFlag{Name: "description", Aliases: []string{"d"}, Usage: "what the tool does, for the agent"},
 		},
 		Action: func(c *cli.Context) error {
-			args, err := positional(c, "oracle tool add", "env")
+			args, err := positional(c, program(c, "tool add"), "env")
 			if err != nil {
 				return err
 			}
 			if len(args) != 1 {
-				return usageError("tool add takes one tool name, e.g. oracle tool add list_invoices --env %s", c.String("env"))
+				return usageError("tool add takes one tool name, e.g. %s tool add list_invoices --env %s", c.App.Name, c.String("env"))
 			}
 			name := args[0]
 			if err := scaffold.CheckToolName(name); err != nil {

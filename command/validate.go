@@ -3,8 +3,11 @@ package command
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,6 +37,9 @@ func validateCommand(envs Environments) *cli.Command {
 			ok := true
 			for i, e := range list {
 				reports[i] = env.Validate(e, projectDir(c))
+				if err := unreachedConstructors(&reports[i], projectDir(c), c.App.Name); err != nil {
+					return err
+				}
 				ok = ok && reports[i].OK
 			}
 			if c.Bool("json") {
@@ -50,6 +56,35 @@ func validateCommand(envs Environments) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// unreachedConstructors adds a finding to r for each tool or verifier
+// constructor in the environment's package (found through its manifest in
+// the project) that nothing in the package calls: a tool or verifier
+// written but never registered.
+func unreachedConstructors(r *env.Report, project, program string) error {
+	if _, err := os.Lstat(filepath.Join(project, env.ManifestPath(r.Environment))); err != nil {
+		return nil // no manifest: the package is not known, or validate reported the manifest
+	}
+	m, err := env.LoadManifest(project, r.Environment)
+	if err != nil {
+		return nil // validate's manifest_invalid finding says why
+	}
+	files, err := readPackage(m.Dir(project))
+	if err != nil {
+		return nil
+	}
+	unreached, err := scaffold.Unreached(files)
+	if err != nil {
+		return nil // a package that does not parse does not build either
+	}
+	for _, u := range unreached {
+		r.Findings = append(r.Findings, env.Finding{Level: env.LevelError, Code: "constructor_unreached",
+			Message: fmt.Sprintf("%s %s in %s/%s is never registered, so %s does not serve it; run %s generate --env %s, or remove it",
+				u.Kind, u.Name, m.Entrypoint, u.File, r.Environment, program, r.Environment)})
+		r.OK = false
+	}
+	return nil
 }
 
 // printValidation prints one line per finding and a summary line per

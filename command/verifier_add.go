@@ -28,12 +28,12 @@ func verifierAddCommand() *cli.Command {
 			&cli.StringFlag{Name: "name", Aliases: []string{"n"}, Usage: "what it checks, e.g. \"Invoice escalated\" (default: the task's title)"},
 		},
 		Action: func(c *cli.Context) error {
-			args, err := positional(c, "oracle verifier add", "env", "task")
+			args, err := positional(c, program(c, "verifier add"), "env", "task")
 			if err != nil {
 				return err
 			}
 			if len(args) != 1 {
-				return usageError("verifier add takes one verifier id, e.g. oracle verifier add VER-007 --env %s --task TASK-007", c.String("env"))
+				return usageError("verifier add takes one verifier id, e.g. %s verifier add VER-007 --env %s --task TASK-007", c.App.Name, c.String("env"))
 			}
 			id, taskID := args[0], c.String("task")
 			if err := scaffold.CheckVerifierID(id); err != nil {
@@ -67,8 +67,8 @@ func verifierAddCommand() *cli.Command {
 			fmt.Fprintf(w, "Registered %s in %s\n", scaffold.VerifierIdent(id), shown(project, regPath))
 			fmt.Fprintf(w, "Next: replace the failing TODO check in %s.\n", file)
 			if !found {
-				fmt.Fprintf(c.App.ErrWriter, "note: %s has no task %s yet; add it with oracle task add %s --env %s --verifier %s --title … --instruction …\n",
-					c.String("env"), taskID, taskID, c.String("env"), id)
+				fmt.Fprintf(c.App.ErrWriter, "note: %s has no task %s yet; add it with %s task add %s --env %s --verifier %s --title … --instruction …\n",
+					c.String("env"), taskID, c.App.Name, taskID, c.String("env"), id)
 			} else if task.VerifierID != id {
 				fmt.Fprintf(c.App.ErrWriter, "note: task %s names verifier %s, not %s; set its verifierId to use this one\n", taskID, task.VerifierID, id)
 			}

@@ -20,7 +20,7 @@ type CheckResult struct {
 // Check re-runs cases and compares them with the store. It never writes to
 // the store. Baselines that sel selects but no case has are obsolete.
 func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
-	res := &CheckResult{Report: &Report{Shard: sel.Shard.String()}, Fresh: map[baseline.Key]baseline.Entry{}}
+	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}}
 	runs := runAll(ctx, cases, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
@@ -32,25 +32,25 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 		res.Report.Cases = append(res.Report.Cases, cr)
 		run := runs[i]
 		if run.err != nil {
-			cr.Status, cr.Error = Error, run.err.Error()
+			cr.Status, cr.Error = StatusError, run.err.Error()
 			continue
 		}
 		fresh := run.fresh
-		cr.NewVerdict = string(fresh.Outcome.Result.Verdict)
+		cr.NewVerdict = fresh.Outcome.Result.Verdict
 		cr.Violations = fresh.Outcome.Result.Violations
 		if fresh.Divergence != nil {
-			cr.Status, cr.Divergence = Nondeterministic, fresh.Divergence
+			cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
 			res.Fresh[c.Key] = fresh.Entry
 			continue
 		}
 		frozen, err := store.Read(c.Key)
 		switch {
 		case errors.Is(err, baseline.ErrNotFound):
-			cr.Status = Missing
+			cr.Status = StatusMissing
 			res.Fresh[c.Key] = fresh.Entry
 			continue
 		case err != nil:
-			cr.Status, cr.Error = Error, err.Error()
+			cr.Status, cr.Error = StatusError, err.Error()
 			continue
 		}
 		cr.OldVerdict = verdictOf(frozen.Result)
@@ -60,10 +60,10 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 			}
 		}
 		if len(cr.Files) == 0 {
-			cr.Status = Unchanged
+			cr.Status = StatusUnchanged
 			continue
 		}
-		cr.Status = Changed
+		cr.Status = StatusChanged
 		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 		res.Fresh[c.Key] = fresh.Entry
 	}
@@ -73,7 +73,7 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 	}
 	for _, k := range obsolete {
 		cr := newCaseReport(k)
-		cr.Status = Obsolete
+		cr.Status = StatusObsolete
 		res.Report.Cases = append(res.Report.Cases, cr)
 	}
 	res.Report.finish()
@@ -86,15 +86,14 @@ func newCaseReport(k baseline.Key) *CaseReport {
 
 // flip labels a verdict change: regression when a pass stopped passing,
 // improvement when a case started to pass.
-func flip(old, fresh string) string {
-	pass := string(env.Pass)
+func flip(old, fresh env.Verdict) Label {
 	switch {
 	case old == "" || fresh == "" || old == fresh:
 		return ""
-	case old == pass:
-		return Regression
-	case fresh == pass:
-		return Improvement
+	case old == env.Pass:
+		return LabelRegression
+	case fresh == env.Pass:
+		return LabelImprovement
 	}
 	return ""
 }

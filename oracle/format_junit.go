@@ -53,14 +53,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		s := &out.Suites[i]
 		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
 		switch c.Status {
-		case Unchanged:
-		case Error:
+		case StatusUnchanged:
+		case StatusError:
 			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
 			s.Errors++
 		default:
 			msg := string(c.Status)
 			if c.Label != "" {
-				msg += ": " + c.Label + " (" + c.OldVerdict + " → " + c.NewVerdict + ")"
+				msg += fmt.Sprintf(": %s (%s → %s)", c.Label, c.OldVerdict, c.NewVerdict)
 			}
 			var body bytes.Buffer
 			single := &Report{Cases: []*CaseReport{c}}

@@ -23,7 +23,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 	var attention []*CaseReport
 	for _, c := range r.Cases {
-		if c.Status != Unchanged {
+		if c.Status != StatusUnchanged {
 			attention = append(attention, c)
 		}
 	}
@@ -37,13 +37,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		switch {
 		case c.Label != "":
 			note = fmt.Sprintf("**%s** (%s → %s)", c.Label, c.OldVerdict, c.NewVerdict)
-		case c.Status == Changed && c.OldVerdict != "":
-			note = "verdict " + c.NewVerdict + ", as before"
-		case c.Status == Missing:
+		case c.Status == StatusChanged && c.OldVerdict != "":
+			note = "verdict " + string(c.NewVerdict) + ", as before"
+		case c.Status == StatusMissing:
 			note = "no baseline: run `oracle record`"
-		case c.Status == Obsolete:
+		case c.Status == StatusObsolete:
 			note = "baseline with no case: `oracle record --prune` removes it"
-		case c.Status == Nondeterministic && c.Divergence != nil:
+		case c.Status == StatusNondeterministic && c.Divergence != nil:
 			note = mdEscape(c.Divergence.String())
 		case c.Error != "":
 			note = mdEscape(c.Error)

@@ -32,14 +32,14 @@ type TextOptions struct {
 func WriteText(w io.Writer, r *Report, o TextOptions) error {
 	c := o.Colors
 	for _, cr := range r.Cases {
-		if cr.Status == Unchanged && !o.All {
+		if cr.Status == StatusUnchanged && !o.All {
 			continue
 		}
 		status := fmt.Sprintf("%-16s", cr.Status)
 		switch cr.Status {
-		case Unchanged:
+		case StatusUnchanged:
 			status = c.paint(c.Good, status)
-		case Error, Changed, Nondeterministic:
+		case StatusError, StatusChanged, StatusNondeterministic:
 			status = c.paint(c.Bad, status)
 		default:
 			status = c.paint(c.Warn, status)
@@ -65,18 +65,18 @@ func WriteText(w io.Writer, r *Report, o TextOptions) error {
 
 func caseNote(c Colors, cr *CaseReport) string {
 	switch cr.Status {
-	case Changed:
+	case StatusChanged:
 		if cr.Label != "" {
-			return "  " + c.paint(c.Bad, cr.Label) + fmt.Sprintf(" (%s → %s)", cr.OldVerdict, cr.NewVerdict)
+			return "  " + c.paint(c.Bad, string(cr.Label)) + fmt.Sprintf(" (%s → %s)", cr.OldVerdict, cr.NewVerdict)
 		}
 		if cr.OldVerdict != "" {
-			return c.paint(c.Dim, "  verdict "+cr.NewVerdict+", as before")
+			return c.paint(c.Dim, "  verdict "+string(cr.NewVerdict)+", as before")
 		}
-	case Missing:
+	case StatusMissing:
 		return c.paint(c.Dim, "  no baseline; run oracle record to freeze it")
-	case Obsolete:
+	case StatusObsolete:
 		return c.paint(c.Dim, "  baseline with no case; oracle record --prune removes it")
-	case Error:
+	case StatusError:
 		return "  " + cr.Error
 	}
 	return ""
@@ -85,19 +85,19 @@ func caseNote(c Colors, cr *CaseReport) string {
 func writeFileDiff(w io.Writer, c Colors, f *FileDiff, indent string, maxValue int) {
 	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
 	switch f.State {
-	case "added":
+	case FileAdded:
 		fmt.Fprint(w, " (new file)")
-	case "removed":
+	case FileRemoved:
 		fmt.Fprint(w, " (file gone)")
-	case "unreadable":
+	case FileUnreadable:
 		fmt.Fprint(w, ": "+f.Error)
 	}
 	fmt.Fprintln(w)
 	for _, ch := range f.Changes {
 		switch ch.Op {
-		case "add":
+		case ChangeAdd:
 			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Good, "+"), ch.Path, c.paint(c.Good, clip(string(ch.To), maxValue)))
-		case "remove":
+		case ChangeRemove:
 			fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.paint(c.Bad, "-"), ch.Path, c.paint(c.Bad, clip(string(ch.From), maxValue)))
 		default:
 			fmt.Fprintf(w, "%s  %s %s: %s → %s\n", indent, c.paint(c.Warn, "~"), ch.Path,

@@ -4,25 +4,26 @@ import (
 	"context"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 )
 
 // RecordStatus is what record did with one case.
 type RecordStatus string
 
 const (
-	Wrote   RecordStatus = "wrote"   // a new or changed baseline was written
-	Kept    RecordStatus = "kept"    // the baseline already held these bytes
-	Refused RecordStatus = "refused" // the runs differ: nondeterministic, not frozen
-	Removed RecordStatus = "removed" // an obsolete baseline, removed by --prune
-	Stale   RecordStatus = "obsolete"
-	Failed  RecordStatus = "error"
+	RecordWrote    RecordStatus = "wrote"                      // a new or changed baseline was written
+	RecordKept     RecordStatus = "kept"                       // the baseline already held these bytes
+	RecordRefused  RecordStatus = "refused"                    // the runs differ: nondeterministic, not frozen
+	RecordRemoved  RecordStatus = "removed"                    // an obsolete baseline, removed by --prune
+	RecordObsolete              = RecordStatus(StatusObsolete) // a baseline with no case, kept
+	RecordError                 = RecordStatus(StatusError)    // the case could not run; nothing was written
 )
 
 // RecordedCase is one case of a record report.
 type RecordedCase struct {
 	Case       string       `json:"case"`
 	Status     RecordStatus `json:"status"`
-	Verdict    string       `json:"verdict,omitempty"`
+	Verdict    env.Verdict  `json:"verdict,omitempty"`
 	Divergence *Divergence  `json:"divergence,omitempty"`
 	Error      string       `json:"error,omitempty"`
 }
@@ -47,9 +48,9 @@ func (r *RecordReport) Count(s RecordStatus) int {
 // case was refused as nondeterministic, 0 otherwise.
 func (r *RecordReport) ExitCode() int {
 	switch {
-	case r.Count(Failed) > 0:
+	case r.Count(RecordError) > 0:
 		return 2
-	case r.Count(Refused) > 0:
+	case r.Count(RecordRefused) > 0:
 		return 1
 	}
 	return 0
@@ -86,13 +87,13 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		rc := RecordedCase{Case: c.Key.String()}
 		switch run := runs[i]; {
 		case run.err != nil:
-			rc.Status, rc.Error = Failed, run.err.Error()
+			rc.Status, rc.Error = RecordError, run.err.Error()
 			failed = append(failed, c.Key.String())
 		case run.fresh.Divergence != nil:
-			rc.Status, rc.Divergence = Refused, run.fresh.Divergence
-			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+			rc.Status, rc.Divergence = RecordRefused, run.fresh.Divergence
+			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		default:
-			rc.Verdict = string(run.fresh.Outcome.Result.Verdict)
+			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		}
 		rep.Cases = append(rep.Cases, rc)
 	}
@@ -103,16 +104,16 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	for i, c := range cases {
 		known[c.Key] = true
 		rc := &rep.Cases[i]
-		if rc.Status == Refused {
+		if rc.Status == RecordRefused {
 			continue
 		}
 		res, err := store.Write(c.Key, runs[i].fresh.Entry)
 		if err != nil {
 			return rep, err
 		}
-		rc.Status = Kept
+		rc.Status = RecordKept
 		if res == baseline.Written {
-			rc.Status = Wrote
+			rc.Status = RecordWrote
 		}
 	}
 	obsolete, err := obsoleteKeys(store, known, sel)
@@ -120,12 +121,12 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return rep, err
 	}
 	for _, k := range obsolete {
-		rc := RecordedCase{Case: k.String(), Status: Stale}
+		rc := RecordedCase{Case: k.String(), Status: RecordObsolete}
 		if opts.Prune {
 			if err := store.Remove(k); err != nil {
 				return rep, err
 			}
-			rc.Status = Removed
+			rc.Status = RecordRemoved
 		}
 		rep.Cases = append(rep.Cases, rc)
 	}

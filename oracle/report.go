@@ -2,30 +2,30 @@ package oracle
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Status is what check found for one case.
 type Status string
 
 const (
-	Unchanged        Status = "unchanged"
-	Changed          Status = "changed"
-	Missing          Status = "missing"
-	Obsolete         Status = "obsolete"
-	Nondeterministic Status = "nondeterministic"
-	Error            Status = "error"
+	StatusUnchanged        Status = "unchanged"        // the fresh artifacts are the baseline's bytes
+	StatusChanged          Status = "changed"          // they differ; Files says how
+	StatusMissing          Status = "missing"          // the case has no baseline
+	StatusObsolete         Status = "obsolete"         // a baseline with no case
+	StatusNondeterministic Status = "nondeterministic" // repeated runs differ
+	StatusError            Status = "error"            // the case could not run or be compared
 )
 
-// Labels of a change that flips the verdict.
+// Label names a change that flips the verdict.
+type Label string
+
 const (
-	Regression  = "regression"  // pass → not pass
-	Improvement = "improvement" // not pass → pass
+	LabelRegression  Label = "regression"  // pass → not pass
+	LabelImprovement Label = "improvement" // not pass → pass
 )
 
 // CaseReport is one case of a report.
@@ -36,10 +36,10 @@ type CaseReport struct {
 	Task   string `json:"task"`
 	Status Status `json:"status"`
 	// Label is regression or improvement when the verdict flipped.
-	Label string `json:"label,omitempty"`
+	Label Label `json:"label,omitempty"`
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
-	OldVerdict string      `json:"oldVerdict,omitempty"`
-	NewVerdict string      `json:"newVerdict,omitempty"`
+	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
+	NewVerdict env.Verdict `json:"newVerdict,omitempty"`
 	Violations []string    `json:"violations,omitempty"`
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
@@ -67,8 +67,19 @@ type Summary struct {
 	Violations       int `json:"violations"`
 }
 
-// Report is the outcome of a check.
+// ReportFormat is the version of the JSON form of a Report: a reader
+// refuses a report of another version.
+const ReportFormat = 1
+
+// Report is the outcome of a check. Its JSON form says what it is a report
+// of, so that shard reports can be merged safely: the format version, the
+// oracle version, the selection and its number of cases before sharding,
+// and the shard.
 type Report struct {
+	FormatVersion int              `json:"formatVersion"`
+	Oracle        string           `json:"oracleVersion,omitempty"`
+	Selection     *ReportSelection `json:"selection"`
+	// Shard is i/n for the report of one shard, empty otherwise.
 	Shard   string        `json:"shard,omitempty"`
 	Summary Summary       `json:"summary"`
 	Cases   []*CaseReport `json:"cases"`
@@ -80,23 +91,23 @@ func (r *Report) finish() {
 	s := Summary{Total: len(r.Cases)}
 	for _, c := range r.Cases {
 		switch c.Status {
-		case Unchanged:
+		case StatusUnchanged:
 			s.Unchanged++
-		case Changed:
+		case StatusChanged:
 			s.Changed++
-		case Missing:
+		case StatusMissing:
 			s.Missing++
-		case Obsolete:
+		case StatusObsolete:
 			s.Obsolete++
-		case Nondeterministic:
+		case StatusNondeterministic:
 			s.Nondeterministic++
-		case Error:
+		case StatusError:
 			s.Error++
 		}
 		switch c.Label {
-		case Regression:
+		case LabelRegression:
 			s.Regressions++
-		case Improvement:
+		case LabelImprovement:
 			s.Improvements++
 		}
 		if len(c.Violations) > 0 {
@@ -119,35 +130,10 @@ func (r *Report) ExitCode() int {
 	return 0
 }
 
-// MergeReports joins the JSON reports of shards into one.
-func MergeReports(paths []string) (*Report, error) {
-	merged := &Report{}
-	seen := map[string]string{}
-	for _, p := range paths {
-		data, err := safeio.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("merge: %w", err)
-		}
-		var r Report
-		if err := json.Unmarshal(data, &r); err != nil {
-			return nil, fmt.Errorf("merge: %s is not a JSON report of oracle check (--format json): %v", p, err)
-		}
-		for _, c := range r.Cases {
-			if prev, dup := seen[c.Case]; dup {
-				return nil, fmt.Errorf("merge: case %s is in both %s and %s; merge the reports of distinct shards", c.Case, prev, p)
-			}
-			seen[c.Case] = p
-			merged.Cases = append(merged.Cases, c)
-		}
-	}
-	merged.finish()
-	return merged, nil
-}
-
 // verdictOf reads the verdict of result.json bytes: the verdict field, or
 // for artifacts without one (the original runner's) pass or fail from
 // passed.
-func verdictOf(result []byte) string {
+func verdictOf(result []byte) env.Verdict {
 	var r struct {
 		Passed  *bool       `json:"passed"`
 		Verdict env.Verdict `json:"verdict"`
@@ -157,11 +143,11 @@ func verdictOf(result []byte) string {
 	}
 	switch {
 	case r.Verdict != "":
-		return string(r.Verdict)
+		return r.Verdict
 	case r.Passed == nil:
 		return ""
 	case *r.Passed:
-		return string(env.Pass)
+		return env.Pass
 	}
-	return string(env.Fail)
+	return env.Fail
 }

@@ -14,11 +14,9 @@ import (
 // FileDiff is the semantic difference of one artifact file between a frozen
 // and a fresh version.
 type FileDiff struct {
-	File string `json:"file"`
-	// State is "changed", "added" (no frozen file), "removed" (no fresh
-	// file) or "unreadable" (not JSON; see Error).
-	State   string   `json:"state"`
-	Changes []Change `json:"changes,omitempty"`
+	File    string    `json:"file"`
+	State   FileState `json:"state"`
+	Changes []Change  `json:"changes,omitempty"`
 	// Invisible names differences of bytes that do not change the JSON
 	// value: a byte-order mark, CRLF line ends, the final newline, trailing
 	// spaces, indentation, key order.
@@ -26,9 +24,28 @@ type FileDiff struct {
 	Error     string   `json:"error,omitempty"`
 }
 
+// FileState says how a file differs between its frozen and fresh versions.
+type FileState string
+
+const (
+	FileChanged    FileState = "changed"    // both exist and differ
+	FileAdded      FileState = "added"      // no frozen file
+	FileRemoved    FileState = "removed"    // no fresh file
+	FileUnreadable FileState = "unreadable" // a version is not JSON; see FileDiff.Error
+)
+
+// ChangeOp is the RFC 6902 operation of a Change.
+type ChangeOp string
+
+const (
+	ChangeAdd     ChangeOp = jsondiff.OperationAdd     // a value that was not there; To holds it
+	ChangeRemove  ChangeOp = jsondiff.OperationRemove  // a value that is gone; From holds it
+	ChangeReplace ChangeOp = jsondiff.OperationReplace // From became To
+)
+
 // Change is one RFC 6902 operation with the value before and after.
 type Change struct {
-	Op   string          `json:"op"`
+	Op   ChangeOp        `json:"op"`
 	Path string          `json:"path"`
 	From json.RawMessage `json:"from,omitempty"`
 	To   json.RawMessage `json:"to,omitempty"`
@@ -41,15 +58,15 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 	case old == nil && fresh == nil, old != nil && fresh != nil && bytes.Equal(old, fresh):
 		return nil
 	case old == nil:
-		return &FileDiff{File: name, State: "added"}
+		return &FileDiff{File: name, State: FileAdded}
 	case fresh == nil:
-		return &FileDiff{File: name, State: "removed"}
+		return &FileDiff{File: name, State: FileRemoved}
 	}
-	d := &FileDiff{File: name, State: "changed"}
+	d := &FileDiff{File: name, State: FileChanged}
 	a, errA := parseLoose(old)
 	b, errB := parseLoose(fresh)
 	if errA != nil || errB != nil {
-		d.State = "unreadable"
+		d.State = FileUnreadable
 		if errA != nil {
 			d.Error = fmt.Sprintf("old %s is not JSON: %v", name, errA)
 		} else {
@@ -60,12 +77,12 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 	}
 	patch, err := jsondiff.CompareJSON(a, b, jsondiff.UnmarshalFunc(unmarshalNumbers))
 	if err != nil {
-		d.State = "unreadable"
+		d.State = FileUnreadable
 		d.Error = err.Error()
 		return d
 	}
 	for _, op := range patch {
-		c := Change{Op: op.Type, Path: op.Path}
+		c := Change{Op: ChangeOp(op.Type), Path: op.Path}
 		switch op.Type {
 		case jsondiff.OperationReplace:
 			c.From, c.To = rawOf(op.OldValue), rawOf(op.Value)

@@ -44,11 +44,11 @@ func TestDiffFileChanges(t *testing.T) {
 		[]byte(`{"passed":true,"reward":1,"checks":[{"detail":"2 of 2"}],"gone":1}`),
 		[]byte(`{"passed":false,"reward":0.5,"checks":[{"detail":"1 of 2"}],"new":null}`))
 	want := []Change{
-		{Op: "replace", Path: "/checks/0/detail", From: json.RawMessage(`"2 of 2"`), To: json.RawMessage(`"1 of 2"`)},
-		{Op: "remove", Path: "/gone", From: json.RawMessage(`1`)},
-		{Op: "add", Path: "/new", To: json.RawMessage(`null`)},
-		{Op: "replace", Path: "/passed", From: json.RawMessage(`true`), To: json.RawMessage(`false`)},
-		{Op: "replace", Path: "/reward", From: json.RawMessage(`1`), To: json.RawMessage(`0.5`)},
+		{Op: ChangeReplace, Path: "/checks/0/detail", From: json.RawMessage(`"2 of 2"`), To: json.RawMessage(`"1 of 2"`)},
+		{Op: ChangeRemove, Path: "/gone", From: json.RawMessage(`1`)},
+		{Op: ChangeAdd, Path: "/new", To: json.RawMessage(`null`)},
+		{Op: ChangeReplace, Path: "/passed", From: json.RawMessage(`true`), To: json.RawMessage(`false`)},
+		{Op: ChangeReplace, Path: "/reward", From: json.RawMessage(`1`), To: json.RawMessage(`0.5`)},
 	}
 	if diff := cmp.Diff(want, d.Changes); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
@@ -56,7 +56,7 @@ func TestDiffFileChanges(t *testing.T) {
 	if DiffFile("x", []byte("{}\n"), []byte("{}\n")) != nil {
 		t.Error("equal bytes gave a difference")
 	}
-	if d := DiffFile("x", []byte("{"), []byte("{}")); d == nil || d.State != "unreadable" || d.Error == "" {
+	if d := DiffFile("x", []byte("{"), []byte("{}")); d == nil || d.State != FileUnreadable || d.Error == "" {
 		t.Errorf("unreadable side: %+v", d)
 	}
 }

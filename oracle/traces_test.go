@@ -71,14 +71,14 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	store := baseline.Open(project)
 	sel := Selection{}
 	rep, err := Record(context.Background(), store, cases, sel, RecordOptions{})
-	if err != nil || rep.Count(Wrote) != 1 {
+	if err != nil || rep.Count(RecordWrote) != 1 {
 		t.Fatalf("record: %+v, %v", rep, err)
 	}
 	res, err := Check(context.Background(), store, cases, sel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := statuses(res.Report); got[k.String()] != Unchanged {
+	if got := statuses(res.Report); got[k.String()] != StatusUnchanged {
 		t.Errorf("check statuses = %v", got)
 	}
 	// the replay's baseline is the solver's rollout, byte for byte

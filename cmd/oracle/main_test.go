@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -25,10 +28,11 @@ func TestMain(m *testing.M) {
 }
 
 func TestScripts(t *testing.T) {
-	committed, err := filepath.Abs(filepath.Join("..", "..", ".silo", "baselines"))
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
+	committed := filepath.Join(root, ".silo", "baselines")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -77,6 +81,12 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("SILO_REF", referenceDir())
+			e.Setenv("ORACLE_ROOT", root)
+			// The go command, for scripts that build a project: this
+			// machine's caches, and no network.
+			for k, v := range goEnv() {
+				e.Setenv(k, v)
+			}
 			return nil
 		},
 		// [reference] holds when the original runner's artifacts are at hand.
@@ -89,6 +99,25 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+// goEnv is the environment the go command needs in a script: the build
+// and module caches of this machine, no proxy (everything a project of
+// oracle's needs is in the module cache already), no workspace, no
+// toolchain download. It is empty when there is no go command.
+var goEnv = sync.OnceValue(func() map[string]string {
+	out, err := exec.Command("go", "env", "-json", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+	if err != nil {
+		return nil
+	}
+	vars := map[string]string{}
+	if err := json.Unmarshal(out, &vars); err != nil {
+		return nil
+	}
+	for k, v := range map[string]string{"GOPROXY": "off", "GOFLAGS": "", "GOWORK": "off", "GOTOOLCHAIN": "local", "GOENV": "off", "GONOSUMDB": "", "GOSUMDB": "off"} {
+		vars[k] = v
+	}
+	return vars
+})
 
 // unquote turns \n in a script argument into a newline.
 func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }

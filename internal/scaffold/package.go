@@ -9,8 +9,9 @@ import (
 
 // Package returns the files of a new environment package called name: a
 // package comment, a small State with a clock and a collection, a read and a
-// write tool, TASK-001 with its verifier (failing on purpose), New with the
-// tasks embedded, and the registry. name must pass CheckPackageName.
+// write tool, a reference agent solver that answers nothing until written,
+// TASK-001 with its verifier (failing on purpose), New with the tasks
+// embedded, and the registry. name must pass CheckPackageName.
 func Package(name, description string) ([]File, error) {
 	if err := CheckPackageName(name); err != nil {
 		return nil, err
@@ -24,6 +25,7 @@ func Package(name, description string) ([]File, error) {
 		{"doc.go", "doc.go.tmpl"},
 		{"state.go", "state.go.tmpl"},
 		{"tools.go", "tools.go.tmpl"},
+		{"solver.go", "solver.go.tmpl"},
 		{mainFile(name), "env.go.tmpl"},
 	} {
 		src, err := render(f.tmpl, data)
@@ -65,7 +67,7 @@ func Package(name, description string) ([]File, error) {
 // another scaffolded file.
 func mainFile(name string) string {
 	switch name + ".go" {
-	case "doc.go", "state.go", "tools.go", RegistryFile, VerifierFile("VER-001"):
+	case "doc.go", "state.go", "tools.go", "solver.go", RegistryFile, VerifierFile("VER-001"):
 		return "environment.go"
 	}
 	return name + ".go"

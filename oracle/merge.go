@@ -1,0 +1,206 @@
+package oracle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
+)
+
+// ReportSelection says what a report is a report of: the selection's
+// flags and how many cases it holds before sharding (obsolete baselines
+// not counted).
+type ReportSelection struct {
+	Envs   []string `json:"env"`
+	Agents []string `json:"agent"`
+	Tasks  []string `json:"task"`
+	Cases  int      `json:"cases"`
+}
+
+// newReport starts the report of sel. cases is the number of cases the
+// shard runs; for an unsharded selection that is the selection's total,
+// for a shard the caller sets Selection.Cases to the total before
+// sharding.
+func newReport(sel Selection, cases int) *Report {
+	list := func(l []string) []string {
+		if l == nil {
+			return []string{}
+		}
+		return slices.Clone(l)
+	}
+	return &Report{
+		FormatVersion: ReportFormat,
+		Selection:     &ReportSelection{Envs: list(sel.Envs), Agents: list(sel.Agents), Tasks: list(sel.Tasks), Cases: cases},
+		Shard:         sel.Shard.String(),
+		Cases:         []*CaseReport{},
+	}
+}
+
+// knownStatuses are the statuses a report may hold.
+var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
+
+// ReadReport reads the JSON report of oracle check at path, and refuses
+// anything else: not a JSON object, another format version, no selection,
+// no list of cases, a case whose name or status is not one oracle writes,
+// a summary that does not count the cases.
+func ReadReport(path string) (*Report, error) {
+	data, err := safeio.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("merge: %s is not a report of oracle check --json: %s", path, fmt.Sprintf(format, args...))
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, bad("%v", err)
+	}
+	if fields == nil {
+		return nil, bad("it is null")
+	}
+	var version int
+	if raw, ok := fields["formatVersion"]; !ok {
+		return nil, bad("it has no formatVersion (a record --json output or a report of an older oracle?)")
+	} else if err := json.Unmarshal(raw, &version); err != nil || version != ReportFormat {
+		return nil, bad("formatVersion %s; this oracle reads formatVersion %d", raw, ReportFormat)
+	}
+	for _, name := range []string{"selection", "summary", "cases"} {
+		if raw, ok := fields[name]; !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			return nil, bad("it has no %s", name)
+		}
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, bad("%v", err)
+	}
+	if r.Selection.Cases < 0 {
+		return nil, bad("selection.cases is %d", r.Selection.Cases)
+	}
+	if _, err := r.shard(); err != nil {
+		return nil, bad("%v", err)
+	}
+	given := r.Summary
+	for i, c := range r.Cases {
+		if c == nil {
+			return nil, bad("case %d is null", i+1)
+		}
+		if !slices.Contains(knownStatuses, c.Status) {
+			return nil, bad("case %s has status %q, which is not one of %s", c.Case, c.Status, statusList())
+		}
+		if err := c.Key().Check(); err != nil || c.Case != c.Key().String() {
+			return nil, bad("case %q does not match its env, agent and task (%s)", c.Case, c.Key())
+		}
+	}
+	r.finish()
+	if r.Summary != given {
+		return nil, bad("its summary does not count its cases")
+	}
+	return &r, nil
+}
+
+func statusList() string {
+	names := make([]string, len(knownStatuses))
+	for i, s := range knownStatuses {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// shard returns the report's shard; an unsharded report is shard 1/1.
+func (r *Report) shard() (Shard, error) {
+	if r.Shard == "" {
+		return Shard{1, 1}, nil
+	}
+	return ParseShard(r.Shard)
+}
+
+// ran counts the cases the report ran (every case but obsolete ones).
+func (r *Report) ran() int {
+	n := 0
+	for _, c := range r.Cases {
+		if c.Status != StatusObsolete {
+			n++
+		}
+	}
+	return n
+}
+
+// MergeReports joins the JSON reports of the shards of one selection into
+// the report of the whole selection. It refuses a file that is not such a
+// report (see ReadReport), reports of different selections, shard counts
+// or oracle versions, a shard given twice, a missing shard, a case in two
+// reports, and shards that together do not hold the selection's cases.
+func MergeReports(paths []string) (*Report, error) {
+	var first *Report
+	var count int
+	byShard := map[int]string{}
+	seen := map[string]string{}
+	var cases []*CaseReport
+	ran := 0
+	for _, p := range paths {
+		r, err := ReadReport(p)
+		if err != nil {
+			return nil, err
+		}
+		sh, _ := r.shard()
+		if first == nil {
+			first, count = r, sh.Count
+		} else {
+			switch {
+			case r.Oracle != first.Oracle:
+				return nil, fmt.Errorf("merge: %s is a report of oracle %s, %s of oracle %s; merge the reports of one run", p, r.Oracle, paths[0], first.Oracle)
+			case !sameSelection(r.Selection, first.Selection):
+				return nil, fmt.Errorf("merge: %s is a report of another selection (%s) than %s (%s); merge the shards of one selection", p, describe(r.Selection), paths[0], describe(first.Selection))
+			case sh.Count != count:
+				return nil, fmt.Errorf("merge: %s is shard %s, %s of %d shards; merge the shards of one split", p, sh, paths[0], count)
+			}
+		}
+		if prev, dup := byShard[sh.Index]; dup {
+			return nil, fmt.Errorf("merge: shard %s is given twice: %s and %s", sh, prev, p)
+		}
+		byShard[sh.Index] = p
+		for _, c := range r.Cases {
+			if prev, dup := seen[c.Case]; dup {
+				return nil, fmt.Errorf("merge: case %s is in both %s and %s; merge the reports of distinct shards", c.Case, prev, p)
+			}
+			seen[c.Case] = p
+			cases = append(cases, c)
+		}
+		ran += r.ran()
+	}
+	if first == nil {
+		return nil, fmt.Errorf("merge: no report given")
+	}
+	for i := 1; i <= count; i++ {
+		if _, ok := byShard[i]; !ok {
+			return nil, fmt.Errorf("merge: shard %d/%d missing; merge the reports of every shard", i, count)
+		}
+	}
+	if ran != first.Selection.Cases {
+		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
+	}
+	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Cases: cases}
+	merged.finish()
+	return merged, nil
+}
+
+func sameSelection(a, b *ReportSelection) bool {
+	return slices.Equal(a.Envs, b.Envs) && slices.Equal(a.Agents, b.Agents) && slices.Equal(a.Tasks, b.Tasks) && a.Cases == b.Cases
+}
+
+func describe(s *ReportSelection) string {
+	var parts []string
+	for _, f := range []struct {
+		flag string
+		list []string
+	}{{"env", s.Envs}, {"agent", s.Agents}, {"task", s.Tasks}} {
+		for _, p := range f.list {
+			parts = append(parts, "--"+f.flag+" "+quote(p))
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d cases", s.Cases))
+	return strings.Join(parts, " ")
+}
