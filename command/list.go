@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,13 +38,13 @@ func listCommand(envs Environments) *cli.Command {
 				Agents      []string           `json:"agents"`
 				Regression  []string           `json:"regressionAgents"`
 			}
-			var out []envJSON
+			out := []envJSON{}
 			for _, e := range list {
 				tasks, err := e.Tasks()
 				if err != nil {
 					return err
 				}
-				var tools []string
+				tools := []string{}
 				for _, t := range e.Tools() {
 					tools = append(tools, t.Name)
 				}
@@ -53,12 +52,10 @@ func listCommand(envs Environments) *cli.Command {
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
-				b, err := canon.Marshal(out)
-				if err != nil {
-					return err
-				}
-				_, err = w.Write(b)
-				return err
+				return writeJSON(w, struct {
+					FormatVersion int       `json:"formatVersion"`
+					Environments  []envJSON `json:"environments"`
+				}{FormatVersion, nonNil(out)})
 			}
 			s := newStyle(c, w)
 			for i, e := range out {

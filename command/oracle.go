@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -100,6 +101,9 @@ func checkCommand(envs Environments) *cli.Command {
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
 		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
 			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
+			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
+			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
@@ -152,7 +156,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := oracle.WriteReportDir(dir, res); err != nil {
+				if err := writeReportDir(dir, res); err != nil {
 					return err
 				}
 			}
@@ -172,16 +176,16 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "json":
 		return writeJSON(w, r)
 	case "junit":
-		return oracle.WriteJUnit(w, r)
+		return render.JUnit(w, r)
 	}
 	// The text and Markdown reports name the commands that act on a case
 	// (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
 	if format == "markdown" {
-		err = oracle.WriteMarkdown(&buf, r)
+		err = render.Markdown(&buf, r)
 	} else {
-		err = oracle.WriteText(&buf, r, oracle.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
 	}
 	if err != nil {
 		return err
@@ -190,14 +194,36 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	return err
 }
 
+// writeReportDir writes the report in every format and the fresh artifacts
+// and traces of the cases that did not match into dir.
+func writeReportDir(dir string, res *oracle.CheckResult) error {
+	var txt, md, junit bytes.Buffer
+	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
+		return err
+	}
+	if err := render.Markdown(&md, res.Report); err != nil {
+		return err
+	}
+	if err := render.JUnit(&junit, res.Report); err != nil {
+		return err
+	}
+	return oracle.WriteReportDir(dir, res, map[string][]byte{
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+	})
+}
+
 func recordCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "record",
 		Usage: "run the cases and freeze their artifacts as baselines",
 		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
-			"refused (nondeterministic) and the first differing path is shown. Writes are atomic.\n" +
-			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (nothing is written then).",
+			"refused (nondeterministic) and the first differing path is shown. Writes are atomic: each file\n" +
+			"is either its old or its new version. Every case is listed with what was done: wrote, kept,\n" +
+			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
+			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
+			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
@@ -232,7 +258,10 @@ func recordCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if err := writeJSON(c.App.Writer, rep); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int `json:"formatVersion"`
+					*oracle.RecordReport
+				}{FormatVersion, rep}); err != nil {
 					return err
 				}
 			} else {
@@ -271,6 +300,9 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 			note = "  baseline with no case; --prune removes it"
 		case oracle.RecordRemoved:
 			status = s.Warn(status)
+		case oracle.RecordNotWritten:
+			status = s.Dim(status)
+			note = "  not written: record stopped at an error"
 		}
 		verdict := ""
 		if rc.Verdict != "" {
@@ -285,13 +317,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}} {
+	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}, {rep.Count(oracle.RecordNotWritten), "not written"}} {
 		if x.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
 		}
-	}
-	if rep.Count(oracle.RecordError) > 0 {
-		parts = append(parts, "nothing written")
 	}
 	fmt.Fprintln(w, strings.Join(parts, ", "))
 }
@@ -318,14 +347,14 @@ func diffCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				if diffs == nil {
-					diffs = []oracle.PathDiff{}
-				}
-				if err := writeJSON(c.App.Writer, diffs); err != nil {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int               `json:"formatVersion"`
+					Differences   []oracle.PathDiff `json:"differences"`
+				}{FormatVersion, nonNil(diffs)}); err != nil {
 					return err
 				}
 			} else {
-				oracle.WritePathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+				render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
 			}
 			unreadable := false
 			for _, d := range diffs {

@@ -62,6 +62,15 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if path, ok := strings.CutPrefix(ref, "replay:"); ok && path != "" {
+				rec, err := runner.ReadTrace(path)
+				if err != nil {
+					return err
+				}
+				if _, _, err := rec.Target(path, e.Name(), task.ID); err != nil {
+					return err
+				}
+			}
 			agent, err := res.Resolve(e, ref)
 			if err != nil {
 				return err
@@ -150,18 +159,19 @@ func formatReward(r float64) string {
 
 // runJSON is the --json form of one run.
 type runJSON struct {
-	Environment string          `json:"environment"`
-	Task        string          `json:"task"`
-	Agent       string          `json:"agent"`
-	RunID       string          `json:"runId"`
-	RunDir      string          `json:"runDir"`
-	Result      *runner.Result  `json:"result"`
-	DurationMs  int64           `json:"durationMs,omitempty"`
-	StateDiff   json.RawMessage `json:"stateDiff"`
+	FormatVersion int             `json:"formatVersion"`
+	Environment   string          `json:"environment"`
+	Task          string          `json:"task"`
+	Agent         string          `json:"agent"`
+	RunID         string          `json:"runId"`
+	RunDir        string          `json:"runDir"`
+	Result        *runner.Result  `json:"result"`
+	DurationMs    int64           `json:"durationMs,omitempty"`
+	StateDiff     json.RawMessage `json:"stateDiff"`
 }
 
 func printRunJSON(w io.Writer, o *runner.Outcome, agent, dir string) error {
-	b, err := canon.Marshal(runJSON{
+	b, err := canon.Marshal(runJSON{FormatVersion: FormatVersion,
 		Environment: o.Environment, Task: o.Task.ID, Agent: agent, RunID: o.RunID, RunDir: dir,
 		Result: o.Result, StateDiff: o.Artifacts.StateDiff,
 	})

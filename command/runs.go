@@ -22,16 +22,17 @@ func runsFlag() cli.Flag {
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
 type repeatedRuns struct {
-	Environment string             `json:"environment"`
-	Task        string             `json:"task"`
-	Agent       string             `json:"agent"`
-	Runs        int                `json:"runs"`
-	Passed      int                `json:"passed"`
-	Reward      rewardStats        `json:"reward"`
-	Violations  violations         `json:"violations"`
-	Identical   bool               `json:"identical"`
-	Divergence  *oracle.Divergence `json:"divergence,omitempty"`
-	Each        []oneRun           `json:"each"`
+	FormatVersion int                `json:"formatVersion"`
+	Environment   string             `json:"environment"`
+	Task          string             `json:"task"`
+	Agent         string             `json:"agent"`
+	Runs          int                `json:"runs"`
+	Passed        int                `json:"passed"`
+	Reward        rewardStats        `json:"reward"`
+	Violations    violations         `json:"violations"`
+	Identical     bool               `json:"identical"`
+	Divergence    *oracle.Divergence `json:"divergence,omitempty"`
+	Each          []oneRun           `json:"each"`
 }
 
 type rewardStats struct {
@@ -62,7 +63,7 @@ type oneRun struct {
 // the summary. It exits 0 when every run passed, 1 otherwise.
 func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env.Task, ref string, n int) error {
 	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
-	sum := &repeatedRuns{Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Violations: violations{Labels: []string{}}}
+	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Violations: violations{Labels: []string{}}}
 	text := !c.Bool("json")
 	st := newStyle(c, c.App.Writer)
 	if text {

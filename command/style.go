@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -45,7 +45,11 @@ func (s *style) Dim(a ...any) string  { return s.dim.Sprint(a...) }
 func (s *style) Bold(a ...any) string { return s.bold.Sprint(a...) }
 func (s *style) Hi(a ...any) string   { return s.hi.Sprint(a...) }
 
-// colors paints the oracle's text reports with this style.
-func (s *style) colors() oracle.Colors {
-	return oracle.Colors{Good: s.Good, Bad: s.Bad, Warn: s.Warn, Dim: s.Dim, Bold: s.Bold}
+// colors paints the text reports with this style; none when colour is off,
+// so that word diffs are marked [-deleted-]{+inserted+} instead.
+func (s *style) colors() render.Colors {
+	if !s.on {
+		return render.Colors{}
+	}
+	return render.Colors{Good: s.Good, Bad: s.Bad, Warn: s.Warn, Dim: s.Dim, Bold: s.Bold}
 }

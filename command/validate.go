@@ -43,7 +43,11 @@ func validateCommand(envs Environments) *cli.Command {
 				ok = ok && reports[i].OK
 			}
 			if c.Bool("json") {
-				err = writeJSON(c.App.Writer, reports)
+				err = writeJSON(c.App.Writer, struct {
+					FormatVersion int          `json:"formatVersion"`
+					OK            bool         `json:"ok"`
+					Reports       []env.Report `json:"reports"`
+				}{FormatVersion, ok, reports})
 			} else {
 				printValidation(c.App.Writer, newStyle(c, c.App.Writer), reports)
 			}

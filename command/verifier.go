@@ -66,7 +66,10 @@ func verifierListCommand(envs Environments) *cli.Command {
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
-				return writeJSON(w, out)
+				return writeJSON(w, struct {
+					FormatVersion int       `json:"formatVersion"`
+					Environments  []envJSON `json:"environments"`
+				}{FormatVersion, nonNil(out)})
 			}
 			s := newStyle(c, w)
 			for i, e := range out {
@@ -134,10 +137,11 @@ func verifierTestCommand(envs Environments) *cli.Command {
 			w := c.App.Writer
 			if c.Bool("json") {
 				err = writeJSON(w, struct {
-					Summary  verifiertest.Summary   `json:"summary"`
-					Outcomes []verifiertest.Outcome `json:"outcomes"`
-					Untested []verifiertest.TaskRef `json:"untested"`
-				}{sum, report.Outcomes, nonNil(report.Untested)})
+					FormatVersion int                    `json:"formatVersion"`
+					Summary       verifiertest.Summary   `json:"summary"`
+					Outcomes      []verifiertest.Outcome `json:"outcomes"`
+					Untested      []verifiertest.TaskRef `json:"untested"`
+				}{FormatVersion, sum, report.Outcomes, nonNil(report.Untested)})
 			} else {
 				printVerifierTest(w, newStyle(c, w), report, sum)
 			}

@@ -31,7 +31,7 @@ func benchCheck(b *testing.B, envs []env.Environment) {
 			b.Fatal(err)
 		}
 		if res.Report.ExitCode() != 0 {
-			b.Fatalf("check: %s", oracle.SummaryLine(res.Report))
+			b.Fatalf("check: %+v", res.Report.Summary)
 		}
 	}
 }

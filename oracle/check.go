@@ -15,12 +15,14 @@ type CheckResult struct {
 	// Fresh holds the fresh artifacts of every case that is changed, missing
 	// or nondeterministic, by case.
 	Fresh map[baseline.Key]baseline.Entry
+	// Traces holds the fresh trace.jsonl of the same cases.
+	Traces map[baseline.Key][]byte
 }
 
 // Check re-runs cases and compares them with the store. It never writes to
 // the store. Baselines that sel selects but no case has are obsolete.
 func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
-	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}}
+	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
 	runs := runAll(ctx, cases, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
@@ -37,23 +39,30 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 		}
 		fresh := run.fresh
 		cr.NewVerdict = fresh.Outcome.Result.Verdict
+		reward := fresh.Outcome.Result.Reward
+		cr.NewReward = &reward
 		cr.Violations = fresh.Outcome.Result.Violations
+		keep := func() {
+			res.Fresh[c.Key] = fresh.Entry
+			res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
+		}
 		if fresh.Divergence != nil {
 			cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
-			res.Fresh[c.Key] = fresh.Entry
+			keep()
 			continue
 		}
 		frozen, err := store.Read(c.Key)
 		switch {
 		case errors.Is(err, baseline.ErrNotFound):
 			cr.Status = StatusMissing
-			res.Fresh[c.Key] = fresh.Entry
+			keep()
 			continue
 		case err != nil:
 			cr.Status, cr.Error = StatusError, err.Error()
 			continue
 		}
-		cr.OldVerdict = verdictOf(frozen.Result)
+		old := factsOf(frozen.Result)
+		cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
 		for _, name := range baseline.Files {
 			if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
 				cr.Files = append(cr.Files, d)
@@ -65,7 +74,8 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 		}
 		cr.Status = StatusChanged
 		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-		res.Fresh[c.Key] = fresh.Entry
+		cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
+		keep()
 	}
 	obsolete, err := obsoleteKeys(store, known, sel)
 	if err != nil {

@@ -51,11 +51,24 @@ type Divergence struct {
 // String names the first differing path.
 func (d *Divergence) String() string {
 	where := d.Diff.File
-	if len(d.Diff.Changes) > 0 {
+	switch {
+	case len(d.Diff.Changes) > 0:
 		c := d.Diff.Changes[0]
 		where += " " + c.Path + ": " + string(c.From) + " → " + string(c.To)
-	} else if len(d.Diff.Invisible) > 0 {
-		where += " (" + d.Diff.Invisible[0] + ")"
+	case len(d.Diff.Members) > 0:
+		m := d.Diff.Members[0]
+		where += " " + m.Name() + " " + m.What()
+		if len(m.Fields) > 0 {
+			f := m.Fields[0]
+			if f.Path != "" {
+				where += " at " + f.Path
+			}
+			if f.Was != nil && f.Now != nil {
+				where += ": " + string(f.Was.To) + " → " + string(f.Now.To)
+			}
+		}
+	case len(d.Diff.Invisible) > 0:
+		where += " (" + d.Diff.Invisible[0].String() + ")"
 	}
 	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
 }

@@ -190,11 +190,16 @@ func TestMutantIsCaught(t *testing.T) {
 		for _, ch := range f.Changes {
 			paths = append(paths, f.File+" "+ch.Path+" "+string(ch.From)+" → "+string(ch.To))
 		}
+		for _, m := range f.Members {
+			for _, fd := range m.Fields {
+				paths = append(paths, f.File+" "+m.Name()+" "+m.What()+" "+fd.Path+" to "+string(fd.Was.To)+" → "+string(fd.Now.To))
+			}
+		}
 	}
 	want := []string{
 		"result.json /agentOutput \"{\\\"id\\\":\\\"A-1\\\",\\\"balance\\\":990}\" → \"{\\\"id\\\":\\\"A-1\\\",\\\"balance\\\":985}\"",
 		"result.json /checks/0/detail \"balance 990, expected 990\" → \"balance 985, expected 985\"",
-		"state-diff.json /collections/accounts/changed/0/changes/0/to 990 → 985",
+		"state-diff.json accounts A-1 changed differently /balance to 990 → 985",
 	}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("changed paths (-want +got):\n%s", diff)
@@ -246,7 +251,7 @@ func TestNondeterministicIsRefusedAndReported(t *testing.T) {
 	if rep.Count(RecordRefused) != 1 || rep.ExitCode() != 1 {
 		t.Fatalf("record of a flaky case: %+v", rep)
 	}
-	if d := rep.Cases[0].Divergence; d == nil || !strings.Contains(d.String(), "/scalars/0") {
+	if d := rep.Cases[0].Divergence; d == nil || !strings.Contains(d.String(), "scalar nonce changed differently: ") {
 		t.Errorf("divergence = %v, want the first differing path", d)
 	}
 	if keys, _ := store.List(); len(keys) != 0 {

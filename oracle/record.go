@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -16,7 +17,10 @@ const (
 	RecordRefused  RecordStatus = "refused"                    // the runs differ: nondeterministic, not frozen
 	RecordRemoved  RecordStatus = "removed"                    // an obsolete baseline, removed by --prune
 	RecordObsolete              = RecordStatus(StatusObsolete) // a baseline with no case, kept
-	RecordError                 = RecordStatus(StatusError)    // the case could not run; nothing was written
+	RecordError                 = RecordStatus(StatusError)    // the case could not run or be written
+	// RecordNotWritten is a case that ran and agreed but was not written,
+	// because another case failed: its baseline, if any, is as it was.
+	RecordNotWritten RecordStatus = "not-written"
 )
 
 // RecordedCase is one case of a record report.
@@ -44,7 +48,7 @@ func (r *RecordReport) Count(s RecordStatus) int {
 	return n
 }
 
-// ExitCode is 2 when a case failed (nothing was written then), 1 when a
+// ExitCode is 2 when a case failed (see Record for what was written), 1 when a
 // case was refused as nondeterministic, 0 otherwise.
 func (r *RecordReport) ExitCode() int {
 	switch {
@@ -65,8 +69,11 @@ type RecordOptions struct {
 
 // Record runs each case at least twice and freezes the artifacts of the
 // cases whose runs agree, writing only the files that changed. A case whose
-// runs differ is refused. When any case fails to run, nothing is written.
-// The store is locked for the whole record.
+// runs differ is refused. When any case fails to run, nothing is written
+// (the cases that ran are not-written). When a write fails, record stops
+// there: the cases before it are wrote or kept, that case is an error, the
+// rest are not-written, and no baseline is pruned. Every case has a
+// status. The store is locked for the whole record.
 func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts RecordOptions) (*RecordReport, error) {
 	if opts.Repeat == 1 {
 		opts.Repeat = 2 // freezing needs two runs that agree
@@ -82,23 +89,24 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return nil, context.Cause(ctx)
 	}
 	rep := &RecordReport{}
-	var failed []string
+	failed := false
 	for i, c := range cases {
 		rc := RecordedCase{Case: c.Key.String()}
 		switch run := runs[i]; {
 		case run.err != nil:
 			rc.Status, rc.Error = RecordError, run.err.Error()
-			failed = append(failed, c.Key.String())
+			failed = true
 		case run.fresh.Divergence != nil:
 			rc.Status, rc.Divergence = RecordRefused, run.fresh.Divergence
 			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		default:
+			rc.Status = RecordNotWritten // until it is written or kept
 			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		}
 		rep.Cases = append(rep.Cases, rc)
 	}
-	if len(failed) > 0 {
-		return rep, nil
+	if failed {
+		return rep, nil // nothing is written when a case failed to run
 	}
 	known := map[baseline.Key]bool{}
 	for i, c := range cases {
@@ -109,7 +117,13 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		}
 		res, err := store.Write(c.Key, runs[i].fresh.Entry)
 		if err != nil {
-			return rep, err
+			// Stop here: the cases before are written or kept, this one
+			// failed (its files each old or new), the rest not written.
+			rc.Status, rc.Error = RecordError, strings.TrimPrefix(err.Error(), "record "+rc.Case+": ")
+			if res == baseline.Written {
+				rc.Error += " (some of its files were replaced before the failure)"
+			}
+			return rep, nil
 		}
 		rc.Status = RecordKept
 		if res == baseline.Written {
@@ -121,14 +135,22 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return rep, err
 	}
 	for _, k := range obsolete {
-		rc := RecordedCase{Case: k.String(), Status: RecordObsolete}
-		if opts.Prune {
-			if err := store.Remove(k); err != nil {
-				return rep, err
-			}
-			rc.Status = RecordRemoved
+		rep.Cases = append(rep.Cases, RecordedCase{Case: k.String(), Status: RecordObsolete})
+	}
+	if !opts.Prune {
+		return rep, nil
+	}
+	for i := range rep.Cases {
+		rc := &rep.Cases[i]
+		if rc.Status != RecordObsolete {
+			continue
 		}
-		rep.Cases = append(rep.Cases, rc)
+		k, _ := baseline.ParseKey(rc.Case)
+		if err := store.Remove(k); err != nil {
+			rc.Status, rc.Error = RecordError, err.Error()
+			return rep, nil // the obsolete baselines after it are left
+		}
+		rc.Status = RecordRemoved
 	}
 	return rep, nil
 }

@@ -40,7 +40,16 @@ type CaseReport struct {
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
 	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
 	NewVerdict env.Verdict `json:"newVerdict,omitempty"`
-	Violations []string    `json:"violations,omitempty"`
+	// Rewards before and now, when known.
+	OldReward  *float64 `json:"oldReward,omitempty"`
+	NewReward  *float64 `json:"newReward,omitempty"`
+	Violations []string `json:"violations,omitempty"`
+	// ToolErrors are the tool errors of the fresh run of a changed case,
+	// read from its trace, in call order; OldToolErrors counts the
+	// baseline's.
+	ToolErrors    []ToolError `json:"toolErrors,omitempty"`
+	OldToolErrors int         `json:"oldToolErrors,omitempty"`
+
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Error      string      `json:"error,omitempty"`
@@ -130,24 +139,35 @@ func (r *Report) ExitCode() int {
 	return 0
 }
 
-// verdictOf reads the verdict of result.json bytes: the verdict field, or
-// for artifacts without one (the original runner's) pass or fail from
-// passed.
-func verdictOf(result []byte) env.Verdict {
+// resultFacts is what a case line says of a result.json.
+type resultFacts struct {
+	verdict    env.Verdict
+	reward     *float64
+	toolErrors int
+}
+
+// factsOf reads the verdict, reward and tool-error count of result.json
+// bytes. The verdict is the verdict field, or for artifacts without one
+// (the original runner's) pass or fail from passed.
+func factsOf(result []byte) resultFacts {
 	var r struct {
-		Passed  *bool       `json:"passed"`
-		Verdict env.Verdict `json:"verdict"`
+		Passed     *bool       `json:"passed"`
+		Verdict    env.Verdict `json:"verdict"`
+		Reward     *float64    `json:"reward"`
+		ToolErrors int         `json:"toolErrors"`
 	}
 	if json.Unmarshal(result, &r) != nil {
-		return ""
+		return resultFacts{}
 	}
+	f := resultFacts{reward: r.Reward, toolErrors: r.ToolErrors}
 	switch {
 	case r.Verdict != "":
-		return r.Verdict
+		f.verdict = r.Verdict
 	case r.Passed == nil:
-		return ""
 	case *r.Passed:
-		return env.Pass
+		f.verdict = env.Pass
+	default:
+		f.verdict = env.Fail
 	}
-	return env.Fail
+	return f
 }

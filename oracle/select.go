@@ -90,8 +90,9 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored []b
 func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []string) error {
 	for _, name := range projectEnvs(projectDir) {
 		if findEnv(envs, name) == nil && matchAny(patterns, name) {
-			return fmt.Errorf("env_not_found: this binary has no environment %s (named in %s); run the binary built with command.Main that registers it",
-				name, filepath.ToSlash(filepath.Join(".silo", "environments", name)))
+			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames(envs), Message: fmt.Sprintf(
+				"this binary has no environment %s (named in %s); run the binary built with command.Main that registers it",
+				name, filepath.ToSlash(filepath.Join(".silo", "environments", name)))}
 		}
 	}
 	return nil
@@ -131,13 +132,10 @@ func ProjectEnv(projectDir, name string) bool {
 // checkLiterals returns a not-found error for the first literal name of sel
 // that names nothing.
 func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, sel Selection) error {
-	envNames := make([]string, len(envs))
-	for i, e := range envs {
-		envNames[i] = e.Name()
-	}
+	envNames := envNames(envs)
 	for _, p := range sel.Envs {
 		if isLiteral(p) && findEnv(envs, p) == nil && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
-			return fmt.Errorf("env_not_found: no environment %s; environments: %s", p, listOrNone(envNames))
+			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames, Message: fmt.Sprintf("no environment %s; environments: %s", p, listOrNone(envNames))}
 		}
 	}
 	inEnvs := func(k baseline.Key) bool { return matchAny(sel.Envs, k.Env) }
@@ -171,15 +169,16 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 	}
 	for _, p := range sel.Agents {
 		if strings.HasPrefix(p, "exec:") {
-			return fmt.Errorf("agent_not_found: --agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", p, TracesDir, p)
+			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf(
+				"--agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", p, TracesDir, p)}
 		}
 		if isLiteral(p) && !contains(agents, p) {
-			return fmt.Errorf("agent_not_found: no agent %s in %s; agents: %s", p, where, listOrNone(agents))
+			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf("no agent %s in %s; agents: %s", p, where, listOrNone(agents))}
 		}
 	}
 	for _, p := range sel.Tasks {
 		if isLiteral(p) && !contains(tasks, p) {
-			return fmt.Errorf("task_not_found: no task %s in %s; tasks: %s", p, where, listOrNone(tasks))
+			return &env.Error{Code: env.CodeTaskNotFound, Known: tasks, Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, where, listOrNone(tasks))}
 		}
 	}
 	return nil
@@ -200,10 +199,7 @@ func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
 			lists = append(lists, what+": "+listOrNone(uniq(names)))
 		}
 	}
-	var envNames, agents, tasks []string
-	for _, e := range envs {
-		envNames = append(envNames, e.Name())
-	}
+	var agents, tasks []string
 	for _, c := range all {
 		if matchAny(sel.Envs, c.Key.Env) {
 			agents = append(agents, c.Key.Agent)
@@ -212,7 +208,7 @@ func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
 			}
 		}
 	}
-	add("env", sel.Envs, "environments", envNames)
+	add("env", sel.Envs, "environments", envNames(envs))
 	add("agent", sel.Agents, "agents", agents)
 	add("task", sel.Tasks, "tasks", tasks)
 	return fmt.Errorf("%w %s; %s", ErrNothingSelected, strings.Join(flags, " "), strings.Join(lists, "; "))
@@ -236,6 +232,14 @@ func source(c Case) string {
 		return "the trace " + filepath.ToSlash(path)
 	}
 	return fmt.Sprintf("the regression agent %s of %s", c.AgentRef, c.Key.Env)
+}
+
+func envNames(envs []env.Environment) []string {
+	names := make([]string, len(envs))
+	for i, e := range envs {
+		names[i] = e.Name()
+	}
+	return names
 }
 
 func selectsAny(sel Selection, keys []baseline.Key) bool {

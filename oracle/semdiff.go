@@ -4,24 +4,30 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"slices"
+	"strings"
 
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/wI2L/jsondiff"
 )
 
 // FileDiff is the semantic difference of one artifact file between a frozen
-// and a fresh version.
+// and a fresh version: the model every report format renders.
 type FileDiff struct {
-	File    string    `json:"file"`
-	State   FileState `json:"state"`
-	Changes []Change  `json:"changes,omitempty"`
+	File  string    `json:"file"`
+	State FileState `json:"state"`
+	// Changes are RFC 6902 operations (arrays compared by their longest
+	// common subsequence), with the values before and after.
+	Changes []Change `json:"changes,omitempty"`
+	// Members is the difference of a state-diff.json: its collection
+	// members matched by id and their field changes by path, its scalars
+	// by field. A state-diff.json that does not have that shape is
+	// compared as Changes.
+	Members []MemberDiff `json:"members,omitempty"`
 	// Invisible names differences of bytes that do not change the JSON
 	// value: a byte-order mark, CRLF line ends, the final newline, trailing
-	// spaces, indentation, key order.
-	Invisible []string `json:"invisible,omitempty"`
-	Error     string   `json:"error,omitempty"`
+	// spaces, spacing, escaping, key order, duplicate keys.
+	Invisible []Invisible `json:"invisible,omitempty"`
+	Error     string      `json:"error,omitempty"`
 }
 
 // FileState says how a file differs between its frozen and fresh versions.
@@ -43,13 +49,21 @@ const (
 	ChangeReplace ChangeOp = jsondiff.OperationReplace // From became To
 )
 
-// Change is one RFC 6902 operation with the value before and after.
+// Change is one RFC 6902 operation with the value before and after. Path
+// "" is the whole document.
 type Change struct {
 	Op   ChangeOp        `json:"op"`
 	Path string          `json:"path"`
 	From json.RawMessage `json:"from,omitempty"`
 	To   json.RawMessage `json:"to,omitempty"`
+	// Label is the label of the check a path under /checks/N is about.
+	Label string `json:"label,omitempty"`
+	// Words is the word-level diff of a replaced string.
+	Words []Span `json:"words,omitempty"`
 }
+
+// WholeDocument reports whether the change replaces the whole document.
+func (c Change) WholeDocument() bool { return c.Path == "" }
 
 // DiffFile compares two versions of an artifact; nil means the file is
 // absent on that side. It returns nil when the bytes are equal.
@@ -75,29 +89,78 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 		d.Invisible = invisibleDifferences(old, fresh)
 		return d
 	}
-	patch, err := jsondiff.CompareJSON(a, b, jsondiff.UnmarshalFunc(unmarshalNumbers))
-	if err != nil {
-		d.State = FileUnreadable
-		d.Error = err.Error()
-		return d
+	members, ok := diffMembers(name, a, b)
+	if ok {
+		d.Members = members
+	} else {
+		changes, err := diffValues(a, b)
+		if err != nil {
+			d.State = FileUnreadable
+			d.Error = err.Error()
+			return d
+		}
+		d.Changes = changes
+		labelChecks(d.Changes, a, b)
 	}
+	d.Invisible = invisibleDifferences(old, fresh)
+	d.Invisible = append(d.Invisible, hiddenDifferences(a, b, len(d.Invisible) > 0)...)
+	if len(d.Changes) == 0 && len(d.Members) == 0 && len(d.Invisible) == 0 {
+		d.Invisible = []Invisible{{Kind: "spacing", Detail: "indentation, spacing or escaping"}}
+	}
+	return d
+}
+
+// diffValues lists the RFC 6902 operations from a to b, arrays compared by
+// their longest common subsequence, a replaced string with its word diff.
+// A change of the whole document is one replace at path "".
+func diffValues(a, b []byte) ([]Change, error) {
+	patch, err := jsondiff.CompareJSON(a, b, jsondiff.UnmarshalFunc(unmarshalNumbers), jsondiff.LCS())
+	if err != nil {
+		return nil, err
+	}
+	var out []Change
 	for _, op := range patch {
 		c := Change{Op: ChangeOp(op.Type), Path: op.Path}
+		if op.Path == "" {
+			out = append(out, Change{Op: ChangeReplace, From: compactRaw(a), To: compactRaw(b)})
+			continue
+		}
 		switch op.Type {
 		case jsondiff.OperationReplace:
 			c.From, c.To = rawOf(op.OldValue), rawOf(op.Value)
+			c.Words = stringWords(c.From, c.To)
 		case jsondiff.OperationRemove:
 			c.From = rawOf(op.OldValue)
 		case jsondiff.OperationAdd:
 			c.To = rawOf(op.Value)
 		}
-		d.Changes = append(d.Changes, c)
+		out = append(out, c)
 	}
-	d.Invisible = invisibleDifferences(old, fresh)
-	if len(d.Changes) == 0 && len(d.Invisible) == 0 {
-		d.Invisible = []string{orderOrSpacing(a, b)}
+	return out, nil
+}
+
+// stringWords is the word diff of two JSON strings, nil when either is not
+// a string or they share no word (old → new says it better then).
+func stringWords(from, to json.RawMessage) []Span {
+	var a, b string
+	if json.Unmarshal(from, &a) != nil || json.Unmarshal(to, &b) != nil || a == b {
+		return nil
 	}
-	return d
+	spans := WordDiff(a, b)
+	for _, s := range spans {
+		if s.Op == Same && strings.TrimSpace(s.Text) != "" {
+			return spans
+		}
+	}
+	return nil
+}
+
+func compactRaw(data []byte) json.RawMessage {
+	v, err := canon.Decode(data)
+	if err != nil {
+		return json.RawMessage(data)
+	}
+	return rawOf(v)
 }
 
 // parseLoose strips what does not change a JSON value (a byte-order mark)
@@ -120,68 +183,4 @@ func rawOf(v any) json.RawMessage {
 		return json.RawMessage(fmt.Sprintf("%q", fmt.Sprint(v)))
 	}
 	return b
-}
-
-// invisibleDifferences names the byte-level properties that differ between
-// two files and that a reader of the two texts would not see.
-func invisibleDifferences(a, b []byte) []string {
-	var out []string
-	props := []struct {
-		name string
-		has  func([]byte) bool
-	}{
-		{"byte-order mark", func(d []byte) bool { return bytes.HasPrefix(d, []byte("\xef\xbb\xbf")) }},
-		{"CRLF line ends", func(d []byte) bool { return bytes.Contains(d, []byte("\r\n")) }},
-		{"final newline", func(d []byte) bool { return bytes.HasSuffix(d, []byte("\n")) }},
-		{"trailing spaces", hasTrailingSpaces},
-	}
-	for _, p := range props {
-		ha, hb := p.has(a), p.has(b)
-		switch {
-		case ha && !hb:
-			out = append(out, p.name+" only in the old file")
-		case !ha && hb:
-			out = append(out, p.name+" only in the new file")
-		}
-	}
-	return out
-}
-
-func hasTrailingSpaces(d []byte) bool {
-	for _, line := range bytes.Split(d, []byte("\n")) {
-		line = bytes.TrimSuffix(line, []byte("\r"))
-		if len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t') {
-			return true
-		}
-	}
-	return false
-}
-
-// orderOrSpacing explains two equal JSON values with different bytes and no
-// other invisible difference: their keys are in another order, or they are
-// spaced, indented or escaped differently.
-func orderOrSpacing(a, b []byte) string {
-	ta, errA := tokens(a)
-	tb, errB := tokens(b)
-	if errA == nil && errB == nil && !slices.Equal(ta, tb) {
-		return "key order"
-	}
-	return "indentation, spacing or escaping"
-}
-
-// tokens lists a JSON text's tokens in order, strings decoded.
-func tokens(data []byte) ([]string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var out []string
-	for {
-		t, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fmt.Sprintf("%T:%v", t, t))
-	}
 }

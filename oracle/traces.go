@@ -105,22 +105,8 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if err != nil {
 		return baseline.Key{}, "", err
 	}
-	pick := func(what, flag, recorded, given string) (string, error) {
-		switch {
-		case recorded != "" && given != "" && recorded != given:
-			return "", fmt.Errorf("replay %s: the trace is of %s %s, not %s; drop %s or give the matching trace", path, what, recorded, given, flag)
-		case recorded != "":
-			return recorded, nil
-		case given != "":
-			return given, nil
-		}
-		return "", fmt.Errorf("replay %s: the trace names no %s (it has no run_start event); name it with %s", path, what, flag)
-	}
 	var k baseline.Key
-	if k.Env, err = pick("environment", "--env", rec.Environment, envName); err != nil {
-		return k, "", err
-	}
-	if k.Task, err = pick("task", "--task", rec.Task, taskID); err != nil {
+	if k.Env, k.Task, err = rec.Target(path, envName, taskID); err != nil {
 		return k, "", err
 	}
 	k.Agent = ReplayName(path)

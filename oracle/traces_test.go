@@ -120,7 +120,7 @@ func TestImportTraceErrors(t *testing.T) {
 		{"no task", bare, "ledger", "", "names no task (it has no run_start event); name it with --task"},
 		{"unknown env", bare, "nope", "TASK-001", "no environment nope"},
 		{"unknown task", bare, "ledger", "TASK-009", "no task TASK-009 in ledger; tasks: TASK-001, TASK-002, TASK-003"},
-		{"disagrees", started, "ledger", "TASK-002", "the trace is of task TASK-001, not TASK-002; drop --task"},
+		{"disagrees", started, "ledger", "TASK-002", "the trace is of task TASK-001, not TASK-002; give --task TASK-001 or the trace of task TASK-002"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,6 +20,33 @@ type Recording struct {
 	Task        string
 }
 
+// Target returns the environment and task the trace at path replays: the
+// ones its run_start names. envName and taskID, when not empty, must agree
+// with them, and they name them for a trace without run_start. run, record
+// and the replay cases all hold a trace to this one rule.
+func (r *Recording) Target(path, envName, taskID string) (string, string, error) {
+	pick := func(what, flag, recorded, given string) (string, error) {
+		switch {
+		case recorded != "" && given != "" && recorded != given:
+			return "", fmt.Errorf("replay %s: the trace is of %s %s, not %s; give %s %s or the trace of %s %s", path, what, recorded, given, flag, recorded, what, given)
+		case recorded != "":
+			return recorded, nil
+		case given != "":
+			return given, nil
+		}
+		return "", fmt.Errorf("replay %s: the trace names no %s (it has no run_start event); name it with %s", path, what, flag)
+	}
+	e, err := pick("environment", "--env", r.Environment, envName)
+	if err != nil {
+		return "", "", err
+	}
+	t, err := pick("task", "--task", r.Task, taskID)
+	if err != nil {
+		return "", "", err
+	}
+	return e, t, nil
+}
+
 // ReadTrace reads a recorded trace for a replay. See ParseTrace.
 func ReadTrace(path string) (*Recording, error) {
 	data, err := safeio.ReadFile(path)

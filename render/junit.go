@@ -1,10 +1,12 @@
-package oracle
+package render
 
 import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
+
+	"github.com/agent-oracle/oracle/oracle"
 )
 
 type junitSuites struct {
@@ -40,7 +42,7 @@ type junitProblem struct {
 // WriteJUnit writes the report as JUnit XML, one test suite per
 // environment and one test case per case: changed, missing, obsolete and
 // nondeterministic cases are failures, errors are errors.
-func WriteJUnit(w io.Writer, r *Report) error {
+func JUnit(w io.Writer, r *oracle.Report) error {
 	out := junitSuites{Name: "oracle check"}
 	index := map[string]int{}
 	for _, c := range r.Cases {
@@ -53,19 +55,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		s := &out.Suites[i]
 		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
 		switch c.Status {
-		case StatusUnchanged:
-		case StatusError:
+		case oracle.StatusUnchanged:
+		case oracle.StatusError:
 			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
 			s.Errors++
 		default:
 			msg := string(c.Status)
-			if c.Label != "" {
-				msg += fmt.Sprintf(": %s (%s → %s)", c.Label, c.OldVerdict, c.NewVerdict)
+			if note := caseNote(c); note != "" {
+				msg += ": " + note
 			}
 			var body bytes.Buffer
-			single := &Report{Cases: []*CaseReport{c}}
-			single.finish()
-			_ = WriteText(&body, single, TextOptions{MaxValue: 1000})
+			writeCase(&body, Colors{}, c, 1000)
 			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: body.String()}
 			s.Failures++
 		}

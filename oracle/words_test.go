@@ -1,0 +1,43 @@
+package oracle
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzWordDiff checks that a word diff rebuilds both strings (shared and
+// deleted text the old one, shared and inserted text the new one), and that
+// an elided span only ever stands for shared text.
+func FuzzWordDiff(f *testing.F) {
+	f.Add("expected to close 2026-07-15.", "expected to close on 2026-07-15.")
+	f.Add("a b c", "")
+	f.Add(strings.Repeat("x ", 100)+"end", strings.Repeat("x ", 100)+"fin")
+	f.Add("\uE000 \U000F0000", "\uE001")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return
+		}
+		var old, fresh strings.Builder
+		elided := 0
+		for _, s := range WordDiff(a, b) {
+			switch s.Op {
+			case Same:
+				old.WriteString(s.Text)
+				fresh.WriteString(s.Text)
+			case Deleted:
+				old.WriteString(s.Text)
+			case Inserted:
+				fresh.WriteString(s.Text)
+			case Elided:
+				elided += s.Skipped
+			}
+		}
+		if elided == 0 && (old.String() != a || fresh.String() != b) {
+			t.Fatalf("WordDiff(%q, %q) rebuilds %q and %q", a, b, old.String(), fresh.String())
+		}
+		if elided > 0 && utf8.RuneCountInString(old.String())+elided != utf8.RuneCountInString(a) {
+			t.Fatalf("WordDiff(%q, %q): elided %d characters of shared text, rebuilt %q", a, b, elided, old.String())
+		}
+	})
+}

@@ -1,0 +1,196 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-oracle/oracle/oracle"
+)
+
+// Markdown writes the report as a pull-request comment or a CI job summary
+// (GitHub-flavoured Markdown): a headline, a table of the cases that need
+// attention, and each case's semantic diff in a collapsible section.
+//
+// Values are never altered: every value, path and note is written as HTML
+// text with each punctuation mark Markdown could read as a character
+// reference, so no backtick, pipe, ampersand or asterisk in a value can end
+// a code span, split a table cell or start emphasis, and the rendered text
+// is the value.
+func Markdown(w io.Writer, r *oracle.Report) error {
+	icon := "✅"
+	switch r.ExitCode() {
+	case 1:
+		icon = "❌"
+	case 2:
+		icon = "⚠️"
+	}
+	fmt.Fprintf(w, "### %s oracle check\n\n%s\n\n", icon, mdText(SummaryLine(r)))
+	if v := r.Summary.Violations; v > 0 {
+		fmt.Fprintf(w, "**Violations:** %d %s with a confirmed forbidden effect.\n\n", v, plural(v, "case", "cases"))
+	}
+	cases := attention(r)
+	if len(cases) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "| case | status | note |")
+	fmt.Fprintln(w, "| --- | --- | --- |")
+	for _, c := range cases {
+		note := mdText(caseNote(c))
+		if c.Label != "" {
+			note = "<b>" + note + "</b>"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(c.Case), c.Status, note)
+	}
+	for _, c := range cases {
+		files := filesOf(c)
+		if len(files) == 0 && len(c.ToolErrors) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary>%s %s</summary>\n\n", mdCode(c.Case), c.Status)
+		for _, f := range files {
+			writeMarkdownFile(w, f)
+		}
+		if len(c.ToolErrors) > 0 {
+			fmt.Fprintf(w, "**Tool errors of this run:** %d (the baseline's run had %d)\n\n", len(c.ToolErrors), c.OldToolErrors)
+			fmt.Fprintln(w, "| tool | code | message |")
+			fmt.Fprintln(w, "| --- | --- | --- |")
+			for _, te := range c.ToolErrors {
+				fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(te.Tool), mdCode(te.Code), mdText(te.Message))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, "</details>")
+	}
+	return nil
+}
+
+func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
+	fmt.Fprintf(w, "**%s**", mdText(f.File))
+	switch f.State {
+	case oracle.FileAdded:
+		fmt.Fprint(w, " (new file)")
+	case oracle.FileRemoved:
+		fmt.Fprint(w, " (file gone)")
+	}
+	if f.Error != "" {
+		fmt.Fprintf(w, ": %s", mdText(f.Error))
+	}
+	fmt.Fprint(w, "\n\n")
+	if len(f.Changes) > 0 {
+		fmt.Fprintln(w, "| op | path | check | old | new |")
+		fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+		for _, ch := range f.Changes {
+			old, fresh := changeSides(ch)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", ch.Op, mdPath(ch), mdText(ch.Label), old, fresh)
+		}
+		fmt.Fprintln(w)
+	}
+	if len(f.Members) > 0 {
+		fmt.Fprintln(w, "| member | how | path | baseline | now |")
+		fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
+		for _, m := range f.Members {
+			name := mdCode(m.Name())
+			for _, fd := range m.Fields {
+				var old, fresh string
+				if fd.Was != nil {
+					old = mdSegs(fieldSegs(fd.Was, 0, oldValue), false)
+				}
+				if fd.Now != nil {
+					fresh = mdSegs(fieldSegs(fd.Now, 0, newValue), true)
+				}
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(m.What()+": "+fd.What()), mdCode(fd.Path), old, fresh)
+			}
+			if m.OldValue != nil || m.NewValue != nil {
+				fmt.Fprintf(w, "| %s | %s |  | %s | %s |\n", name, mdText(m.What()), mdValue(m.OldValue), mdValue(m.NewValue))
+			}
+			for _, ch := range m.Value {
+				old, fresh := changeSides(ch)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(m.What()), mdPath(ch), old, fresh)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	for _, inv := range f.Invisible {
+		fmt.Fprintf(w, "- invisible difference: %s\n", mdText(inv.String()))
+	}
+	if len(f.Invisible) > 0 {
+		fmt.Fprintln(w)
+	}
+}
+
+// changeSides renders a change's old and new cells; a word diff marks the
+// deleted words in the old cell and the inserted ones in the new.
+func changeSides(ch oracle.Change) (string, string) {
+	if ch.Words != nil {
+		ss := wordSegs(ch.Words)
+		return mdSegs(ss, false), mdSegs(ss, true)
+	}
+	return mdValue(ch.From), mdValue(ch.To)
+}
+
+func mdPath(ch oracle.Change) string {
+	if ch.WholeDocument() {
+		return mdText(wholeDocument)
+	}
+	return mdCode(ch.Path)
+}
+
+func mdValue(v []byte) string {
+	if v == nil {
+		return ""
+	}
+	return mdCode(string(v))
+}
+
+// mdSegs renders one side of segments as code: the new side's inserted
+// words in <ins>, the old side's deleted words in <del>.
+func mdSegs(ss []seg, newSide bool) string {
+	var b strings.Builder
+	b.WriteString("<code>")
+	for _, s := range ss {
+		switch {
+		case s.op == deleted && !newSide:
+			b.WriteString("<del>" + mdEscape(s.text) + "</del>")
+		case s.op == inserted && newSide:
+			b.WriteString("<ins>" + mdEscape(s.text) + "</ins>")
+		case s.op == deleted || s.op == inserted:
+		default:
+			b.WriteString(mdEscape(s.text))
+		}
+	}
+	b.WriteString("</code>")
+	return b.String()
+}
+
+// mdCode writes s as code in a table cell.
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "<code>" + mdEscape(s) + "</code>"
+}
+
+// mdText writes s as text in a table cell or a paragraph.
+func mdText(s string) string { return mdEscape(s) }
+
+// mdEscape writes the ASCII punctuation marks of s that inline Markdown,
+// HTML, a table or GitHub's math could read as syntax as character
+// references, and line breaks as spaces: CommonMark decodes the references
+// back to the characters.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case strings.ContainsRune(mdSpecial, r):
+			fmt.Fprintf(&b, "&#%d;", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+const mdSpecial = "\\`*_[]<>&|~!$#"

@@ -1,0 +1,212 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-oracle/oracle/oracle"
+)
+
+// Colors paints parts of the text report. The zero value paints nothing;
+// word diffs are then marked [-deleted-]{+inserted+}.
+type Colors struct {
+	Good, Bad, Warn, Dim, Bold func(a ...any) string
+}
+
+func (c Colors) paint(f func(...any) string, s string) string {
+	if f == nil {
+		return s
+	}
+	return f(s)
+}
+
+func (c Colors) plain() bool { return c.Good == nil || c.Bad == nil }
+
+// TextOptions shape the text report.
+type TextOptions struct {
+	Colors Colors
+	// All lists unchanged cases too.
+	All bool
+	// MaxValue bounds how much of a value other than a string is shown; 0
+	// means 160 characters. Strings are shown whole or, when long, as a
+	// window around each change.
+	MaxValue int
+}
+
+// Text writes the report for a terminal or a CI log: every case that needs
+// attention with its semantic diff, then a summary line.
+func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
+	c := o.Colors
+	for _, cr := range r.Cases {
+		if cr.Status == oracle.StatusUnchanged && !o.All {
+			continue
+		}
+		writeCase(w, c, cr, o.MaxValue)
+	}
+	if len(r.Cases) > 0 && (o.All || r.Summary.Unchanged < len(r.Cases)) {
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, SummaryLine(r))
+	if v := r.Summary.Violations; v > 0 {
+		fmt.Fprintln(w, c.paint(c.Bad, fmt.Sprintf("violations: %d %s with a confirmed forbidden effect", v, plural(v, "case", "cases"))))
+	}
+	return nil
+}
+
+// writeCase writes one case's line and its diff.
+func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int) {
+	status := fmt.Sprintf("%-16s", cr.Status)
+	switch cr.Status {
+	case oracle.StatusUnchanged:
+		status = c.paint(c.Good, status)
+	case oracle.StatusError, oracle.StatusChanged, oracle.StatusNondeterministic:
+		status = c.paint(c.Bad, status)
+	default:
+		status = c.paint(c.Warn, status)
+	}
+	note := ""
+	if cr.Status != oracle.StatusNondeterministic {
+		note = caseNote(cr)
+	}
+	if note != "" {
+		if cr.Label != "" || cr.Status == oracle.StatusError {
+			note = c.paint(c.Bad, note)
+		} else {
+			note = c.paint(c.Dim, note)
+		}
+		note = "  " + note
+	}
+	fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, cr.Case), note)
+	for _, f := range cr.Files {
+		writeFileDiff(w, c, f, "    ", maxValue)
+	}
+	if cr.Divergence != nil {
+		fmt.Fprintf(w, "    run %d differs from run 1:\n", cr.Divergence.Run)
+		writeFileDiff(w, c, cr.Divergence.Diff, "    ", maxValue)
+	}
+	writeToolErrors(w, c, cr, "    ")
+}
+
+func writeToolErrors(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
+	if len(cr.ToolErrors) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%stool errors of this run: %d (the baseline's run had %d)\n", indent, len(cr.ToolErrors), cr.OldToolErrors)
+	for _, te := range cr.ToolErrors {
+		fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), te.Tool, c.paint(c.Bad, te.Code), te.Message)
+	}
+}
+
+func (c Colors) segs(ss []seg) string {
+	var b strings.Builder
+	for _, s := range ss {
+		switch s.op {
+		case deleted:
+			if c.plain() {
+				b.WriteString("[-" + s.text + "-]")
+			} else {
+				b.WriteString(c.paint(c.Bad, s.text))
+			}
+		case inserted:
+			if c.plain() {
+				b.WriteString("{+" + s.text + "+}")
+			} else {
+				b.WriteString(c.paint(c.Good, s.text))
+			}
+		case oldValue:
+			b.WriteString(c.paint(c.Bad, s.text))
+		case newValue:
+			b.WriteString(c.paint(c.Good, s.text))
+		case elided:
+			b.WriteString(c.paint(c.Dim, s.text))
+		default:
+			b.WriteString(s.text)
+		}
+	}
+	return b.String()
+}
+
+func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, maxValue int) {
+	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
+	switch f.State {
+	case oracle.FileAdded:
+		fmt.Fprint(w, " (new file)")
+	case oracle.FileRemoved:
+		fmt.Fprint(w, " (file gone)")
+	case oracle.FileUnreadable:
+		fmt.Fprint(w, ": "+f.Error)
+	}
+	fmt.Fprintln(w)
+	for _, ch := range f.Changes {
+		sign := c.paint(c.Warn, "~")
+		switch ch.Op {
+		case oracle.ChangeAdd:
+			sign = c.paint(c.Good, "+")
+		case oracle.ChangeRemove:
+			sign = c.paint(c.Bad, "-")
+		}
+		label := ""
+		if ch.Label != "" {
+			label = fmt.Sprintf(" (check %q)", ch.Label)
+		}
+		fmt.Fprintf(w, "%s  %s %s%s: %s\n", indent, sign, pathOf(ch), label, c.segs(changeSegs(ch, maxValue)))
+	}
+	for _, m := range f.Members {
+		fmt.Fprintf(w, "%s  %s: %s\n", indent, c.paint(c.Bold, m.Name()), m.What())
+		sub := indent + "    "
+		for _, fd := range m.Fields {
+			sign, note := c.paint(c.Warn, "~"), ""
+			switch {
+			case fd.Was == nil:
+				sign = c.paint(c.Good, "+")
+				if m.Was != "" {
+					note = " (" + fd.What() + ")"
+				}
+			case fd.Now == nil:
+				sign = c.paint(c.Bad, "-")
+				if m.Now != "" {
+					note = " (" + fd.What() + ")"
+				}
+			}
+			path := fd.Path
+			if path != "" {
+				path += ": "
+			}
+			fmt.Fprintf(w, "%s%s %s%s%s\n", sub, sign, path, c.segs(fieldDiffSegs(fd, maxValue)), c.paint(c.Dim, note))
+		}
+		if m.OldValue != nil {
+			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Bad, "-"), c.paint(c.Bad, clip(m.OldValue, maxValue)))
+		}
+		if m.NewValue != nil {
+			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Good, "+"), c.paint(c.Good, clip(m.NewValue, maxValue)))
+		}
+		for _, ch := range m.Value {
+			sign := c.paint(c.Warn, "~")
+			switch ch.Op {
+			case oracle.ChangeAdd:
+				sign = c.paint(c.Good, "+")
+			case oracle.ChangeRemove:
+				sign = c.paint(c.Bad, "-")
+			}
+			fmt.Fprintf(w, "%s%s %s: %s\n", sub, sign, pathOf(ch), c.segs(changeSegs(ch, maxValue)))
+		}
+	}
+	for _, inv := range f.Invisible {
+		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Warn, "!"), "invisible difference: "+inv.String())
+	}
+}
+
+// PathDiffs writes the result of oracle.DiffPaths as text.
+func PathDiffs(w io.Writer, diffs []oracle.PathDiff, c Colors) {
+	for _, d := range diffs {
+		f := *d.Diff
+		f.File = d.Path
+		writeFileDiff(w, c, &f, "", 0)
+	}
+	if len(diffs) == 0 {
+		fmt.Fprintln(w, "no difference")
+		return
+	}
+	fmt.Fprintf(w, "\n%d %s\n", len(diffs), plural(len(diffs), "file differs", "files differ"))
+}
