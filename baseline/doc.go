@@ -1,8 +1,9 @@
 // Package baseline is the store of frozen artifacts on disk.
 //
-// A case is (environment, agent, task). Its baseline is two files,
-// .silo/baselines/<env>/<agent>/<TASK>.result.json and
-// <TASK>.state-diff.json, holding the artifacts' exact bytes with no metadata,
+// A case is (environment, agent, task). Its baseline is one file for each
+// artifact of Files, .silo/baselines/<env>/<agent>/<TASK>.result.json,
+// <TASK>.state-diff.json and <TASK>.calls.json (an environment may freeze
+// fewer), holding the artifacts' exact bytes with no metadata,
 // so pull-request diffs stay readable and merges rarely conflict.
 //
 // Writes are atomic (a temporary file in the same folder, fsync, rename,

@@ -48,11 +48,13 @@ func ParseKey(s string) (Key, error) {
 	return k, k.Check()
 }
 
-// Artifact files of a baseline, by suffix.
+// Artifact files of a baseline. A baseline file is <TASK>.<file>.
 const (
-	ResultSuffix    = ".result.json"
-	StateDiffSuffix = ".state-diff.json"
+	ResultFile    = "result.json"
+	StateDiffFile = "state-diff.json"
+	CallsFile     = "calls.json"
 )
 
-// Files are the artifact file names of a baseline, in report order.
-var Files = []string{"result.json", "state-diff.json"}
+// Files are the artifact file names of a baseline, in report order. Every
+// list of the artifacts a baseline holds derives from this one.
+var Files = []string{ResultFile, StateDiffFile, CallsFile}

@@ -29,22 +29,53 @@ func Open(projectDir string) *Store {
 	return &Store{Root: filepath.Join(projectDir, Dir)}
 }
 
-// Entry is a baseline's two artifacts. A nil slice means the file is absent.
+// Entry is a baseline's artifacts, one field for each of Files. A nil slice
+// means the file is absent.
 type Entry struct {
-	Result    []byte
-	StateDiff []byte
+	Result    []byte // result.json
+	StateDiff []byte // state-diff.json
+	Calls     []byte // calls.json
 }
 
-// File returns the artifact called name ("result.json" or "state-diff.json").
+// File returns the artifact called name (one of Files), or nil.
 func (e Entry) File(name string) []byte {
-	if name == "result.json" {
-		return e.Result
+	if p := e.field(name); p != nil {
+		return *p
 	}
-	return e.StateDiff
+	return nil
 }
 
-// Path returns the file of key's artifact name ("result.json" or
-// "state-diff.json").
+// Set sets the artifact called name (one of Files); other names are ignored.
+func (e *Entry) Set(name string, data []byte) {
+	if p := e.field(name); p != nil {
+		*p = data
+	}
+}
+
+func (e *Entry) field(name string) *[]byte {
+	switch name {
+	case ResultFile:
+		return &e.Result
+	case StateDiffFile:
+		return &e.StateDiff
+	case CallsFile:
+		return &e.Calls
+	}
+	return nil
+}
+
+// Pick returns the entry holding the files of m (artifacts by file name, as
+// runner.Artifacts.Files gives them) that names lists; names are file names
+// of Files.
+func Pick(m map[string][]byte, names []string) Entry {
+	var e Entry
+	for _, n := range names {
+		e.Set(n, m[n])
+	}
+	return e
+}
+
+// Path returns the file of key's artifact name (one of Files).
 func (s *Store) Path(k Key, name string) string {
 	return filepath.Join(s.Root, k.Env, k.Agent, k.Task+"."+name)
 }
@@ -52,8 +83,8 @@ func (s *Store) Path(k Key, name string) string {
 // ErrNotFound is returned by Read when a case has no baseline.
 var ErrNotFound = errors.New("no baseline")
 
-// Read returns the baseline of k. It returns ErrNotFound when neither file
-// exists, and an error naming the file and the fix when a file cannot be
+// Read returns the baseline of k. It returns ErrNotFound when none of its
+// files exists, and an error naming the file and the fix when a file cannot be
 // used: a folder, unreadable, empty or truncated, not JSON, with a byte-order
 // mark or CRLF line ends.
 func (s *Store) Read(k Key) (Entry, error) {
@@ -72,11 +103,7 @@ func (s *Store) Read(k Key) (Entry, error) {
 			return Entry{}, err
 		}
 		found = true
-		if name == "result.json" {
-			e.Result = data
-		} else {
-			e.StateDiff = data
-		}
+		e.Set(name, data)
 	}
 	if !found {
 		return Entry{}, ErrNotFound
@@ -204,14 +231,8 @@ func (s *Store) List() ([]Key, error) {
 		if len(parts) != 3 {
 			return nil
 		}
-		name := parts[2]
-		var task string
-		switch {
-		case strings.HasSuffix(name, ResultSuffix):
-			task = strings.TrimSuffix(name, ResultSuffix)
-		case strings.HasSuffix(name, StateDiffSuffix):
-			task = strings.TrimSuffix(name, StateDiffSuffix)
-		default:
+		task, ok := taskOf(parts[2])
+		if !ok {
 			return nil
 		}
 		k := Key{parts[0], parts[1], task}
@@ -229,4 +250,14 @@ func (s *Store) List() ([]Key, error) {
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
 	return keys, nil
+}
+
+// taskOf returns the task of a baseline file name (<TASK>.<file of Files>).
+func taskOf(name string) (string, bool) {
+	for _, f := range Files {
+		if task, ok := strings.CutSuffix(name, "."+f); ok {
+			return task, true
+		}
+	}
+	return "", false
 }

@@ -71,7 +71,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 		Name:  name,
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
 		Description: name + " rolls agents through the tasks of evaluation environments, writes deterministic artifacts\n" +
-			"(result.json, state-diff.json), freezes them as baselines when behaviour is known good (record),\n" +
+			"(result.json, state-diff.json, calls.json), freezes them as baselines when behaviour is known good (record),\n" +
 			"and gates CI by re-running and comparing byte for byte (check).",
 		EnableBashCompletion: true,
 		Suggest:              true,

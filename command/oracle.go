@@ -99,8 +99,9 @@ func checkCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "check",
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
-		Description: "Runs every selected case (environment × regression agent × task) and compares result.json and\n" +
-			"state-diff.json with the baselines in .silo/baselines byte for byte. Never writes a baseline.\n" +
+		Description: "Runs every selected case (environment × regression agent × task) and compares its artifacts\n" +
+			"(result.json, state-diff.json, calls.json; see --artifacts) with the baselines in .silo/baselines\n" +
+			"byte for byte. Never writes a baseline.\n" +
 			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
 			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
 			"refuses an incomplete set of shards.\n" +
@@ -216,7 +217,8 @@ func recordCommand(envs Environments) *cli.Command {
 	return &cli.Command{
 		Name:  "record",
 		Usage: "run the cases and freeze their artifacts as baselines",
-		Description: "Runs every selected case at least twice and writes result.json and state-diff.json to\n" +
+		Description: "Runs every selected case at least twice and writes its artifacts (result.json, state-diff.json,\n" +
+			"calls.json; see --artifacts) to\n" +
 			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
 			"refused (nondeterministic) and the first differing path is shown. Writes are atomic: each file\n" +
 			"is either its old or its new version. Every case is listed with what was done: wrote, kept,\n" +

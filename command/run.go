@@ -19,7 +19,7 @@ func runCommand(envs Environments) *cli.Command {
 		Usage:     "roll one agent through one task and grade it",
 		ArgsUsage: " ",
 		Description: "Runs the agent through the task in a fresh world, prints each check, the verdict and the reward,\n" +
-			"and writes result.json, state-diff.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
+			"and writes result.json, state-diff.json, calls.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
 			"With --runs N it rolls out N times, each from a fresh world, writes every run's folder, and\n" +
 			"summarises: passes, mean, best and worst reward, violations, and whether the runs were identical.\n" +
 			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path.\n" +

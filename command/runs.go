@@ -17,7 +17,7 @@ import (
 
 // runsFlag repeats a run.
 func runsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether result.json and state-diff.json were byte-identical; every run's folder is written"}
+	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether the baseline artifacts (result.json, state-diff.json, calls.json) were byte-identical; every run's folder is written"}
 }
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
@@ -137,8 +137,8 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 
 // diverges says where run i first differs from run 1, or nil.
 func diverges(i int, first, o *runner.Outcome) *oracle.Divergence {
-	a := baseline.Entry{Result: first.Artifacts.Result, StateDiff: first.Artifacts.StateDiff}
-	b := baseline.Entry{Result: o.Artifacts.Result, StateDiff: o.Artifacts.StateDiff}
+	a := baseline.Pick(first.Artifacts.Files(), baseline.Files)
+	b := baseline.Pick(o.Artifacts.Files(), baseline.Files)
 	for _, name := range baseline.Files {
 		if d := oracle.DiffFile(name, a.File(name), b.File(name)); d != nil {
 			return &oracle.Divergence{Run: i, Diff: d}
@@ -163,8 +163,16 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 	fmt.Fprintln(w, v)
 	switch {
 	case s.Identical:
-		fmt.Fprintf(w, "identical: yes, result.json and state-diff.json were byte-identical across the %d runs\n", s.Runs)
+		fmt.Fprintf(w, "identical: yes, %s were byte-identical across the %d runs\n", fileList(baseline.Files), s.Runs)
 	default:
 		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), s.Divergence)
 	}
+}
+
+// fileList joins file names as prose: "a, b and c".
+func fileList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

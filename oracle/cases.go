@@ -20,6 +20,17 @@ type Case struct {
 	// AgentRef is what runner.Resolve takes: a built-in name, exec:COMMAND or
 	// replay:PATH. For built-in agents it equals Key.Agent.
 	AgentRef string
+	// Files are the artifact files the case freezes and compares, a subset
+	// of baseline.Files in its order; nil means all of them.
+	Files []string
+}
+
+// files returns c.Files, or baseline.Files when it is nil.
+func (c Case) files() []string {
+	if c.Files == nil {
+		return baseline.Files
+	}
+	return c.Files
 }
 
 // Selection narrows the cases. Each list holds names or path.Match globs;

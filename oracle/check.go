@@ -63,13 +63,26 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 		}
 		old := factsOf(frozen.Result)
 		cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
-		for _, name := range baseline.Files {
+		changed := false
+		for _, name := range c.files() {
+			if frozen.File(name) == nil {
+				// the case wants a file its baseline lacks (an artifact
+				// added since it was recorded): missing, record adds it
+				cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
+				continue
+			}
 			if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
 				cr.Files = append(cr.Files, d)
+				changed = true
 			}
 		}
-		if len(cr.Files) == 0 {
+		switch {
+		case len(cr.Files) == 0:
 			cr.Status = StatusUnchanged
+			continue
+		case !changed:
+			cr.Status = StatusMissing
+			res.Fresh[c.Key] = fresh.Entry
 			continue
 		}
 		cr.Status = StatusChanged

@@ -54,7 +54,7 @@ func (d *Divergence) String() string {
 	switch {
 	case len(d.Diff.Changes) > 0:
 		c := d.Diff.Changes[0]
-		where += " " + c.Path + ": " + string(c.From) + " → " + string(c.To)
+		where += " " + c.Location() + ": " + string(c.From) + " → " + string(c.To)
 	case len(d.Diff.Members) > 0:
 		m := d.Diff.Members[0]
 		where += " " + m.Name() + " " + m.What()
@@ -91,12 +91,12 @@ func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := baseline.Entry{Result: o.Artifacts.Result, StateDiff: o.Artifacts.StateDiff}
+		e := baseline.Pick(o.Artifacts.Files(), c.files())
 		if fresh == nil {
 			fresh = &Fresh{Entry: e, Outcome: o}
 			continue
 		}
-		for _, name := range baseline.Files {
+		for _, name := range c.files() {
 			if d := DiffFile(name, fresh.Entry.File(name), e.File(name)); d != nil {
 				fresh.Divergence = &Divergence{Run: i, Diff: d}
 				return fresh, nil

@@ -188,7 +188,7 @@ func TestMutantIsCaught(t *testing.T) {
 	var paths []string
 	for _, f := range c.Files {
 		for _, ch := range f.Changes {
-			paths = append(paths, f.File+" "+ch.Path+" "+string(ch.From)+" → "+string(ch.To))
+			paths = append(paths, f.File+" "+ch.Location()+" "+string(ch.From)+" → "+string(ch.To))
 		}
 		for _, m := range f.Members {
 			for _, fd := range m.Fields {
@@ -200,6 +200,7 @@ func TestMutantIsCaught(t *testing.T) {
 		"result.json /agentOutput \"{\\\"id\\\":\\\"A-1\\\",\\\"balance\\\":990}\" → \"{\\\"id\\\":\\\"A-1\\\",\\\"balance\\\":985}\"",
 		"result.json /checks/0/detail \"balance 990, expected 990\" → \"balance 985, expected 985\"",
 		"state-diff.json accounts A-1 changed differently /balance to 990 → 985",
+		"calls.json #1 charge output /balance 990 → 985",
 	}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("changed paths (-want +got):\n%s", diff)
@@ -218,8 +219,9 @@ func TestCheckStatuses(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	data = bytes.Replace(data, []byte(`"passed": true`), []byte(`"passed": false`), 1)
 	os.WriteFile(path, bytes.Replace(data, []byte(`"verdict": "pass"`), []byte(`"verdict": "fail"`), 1), 0o644)
-	os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, "result.json"))
-	os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, "state-diff.json"))
+	for _, name := range baseline.Files {
+		os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, name))
+	}
 	store.Write(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-099"}, baseline.Entry{Result: []byte("{}\n")})
 	res := check(t, store, e)
 	want := map[string]Status{

@@ -38,6 +38,9 @@ const (
 	FileAdded      FileState = "added"      // no frozen file
 	FileRemoved    FileState = "removed"    // no fresh file
 	FileUnreadable FileState = "unreadable" // a version is not JSON; see FileDiff.Error
+	// FileMissing is a file the case freezes and its baseline lacks (an
+	// artifact added since it was recorded): record adds it.
+	FileMissing FileState = "missing"
 )
 
 // ChangeOp is the RFC 6902 operation of a Change.
@@ -60,6 +63,18 @@ type Change struct {
 	Label string `json:"label,omitempty"`
 	// Words is the word-level diff of a replaced string.
 	Words []Span `json:"words,omitempty"`
+	// Call names the call and field a change of calls.json is about
+	// ("#3 list_stalled_deals output /deals/0/daysInStage"); reports show
+	// it in place of Path.
+	Call string `json:"call,omitempty"`
+}
+
+// Location is where a report shows the change: its Call, or its Path.
+func (c Change) Location() string {
+	if c.Call != "" {
+		return c.Call
+	}
+	return c.Path
 }
 
 // WholeDocument reports whether the change replaces the whole document.
@@ -90,9 +105,16 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 		return d
 	}
 	members, ok := diffMembers(name, a, b)
-	if ok {
+	calls, isCalls := []Change(nil), false
+	if !ok && isCallsFile(name) {
+		calls, isCalls = diffCalls(a, b)
+	}
+	switch {
+	case ok:
 		d.Members = members
-	} else {
+	case isCalls:
+		d.Changes = calls
+	default:
 		changes, err := diffValues(a, b)
 		if err != nil {
 			d.State = FileUnreadable

@@ -72,6 +72,8 @@ func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
 		fmt.Fprint(w, " (new file)")
 	case oracle.FileRemoved:
 		fmt.Fprint(w, " (file gone)")
+	case oracle.FileMissing:
+		fmt.Fprint(w, " ("+missingFile+")")
 	}
 	if f.Error != "" {
 		fmt.Fprintf(w, ": %s", mdText(f.Error))
@@ -133,7 +135,7 @@ func mdPath(ch oracle.Change) string {
 	if ch.WholeDocument() {
 		return mdText(wholeDocument)
 	}
-	return mdCode(ch.Path)
+	return mdCode(ch.Location())
 }
 
 func mdValue(v []byte) string {

@@ -264,6 +264,9 @@ func filesOf(c *oracle.CaseReport) []*oracle.FileDiff {
 	return c.Files
 }
 
+// missingFile explains a file the case freezes and its baseline lacks.
+const missingFile = "not in the baseline; oracle record adds it"
+
 // wholeDocument names a change of the whole document.
 const wholeDocument = "the whole document changed"
 
@@ -272,5 +275,5 @@ func pathOf(ch oracle.Change) string {
 	if ch.WholeDocument() {
 		return "(" + wholeDocument + ")"
 	}
-	return ch.Path
+	return ch.Location()
 }

@@ -134,6 +134,8 @@ func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, max
 		fmt.Fprint(w, " (new file)")
 	case oracle.FileRemoved:
 		fmt.Fprint(w, " (file gone)")
+	case oracle.FileMissing:
+		fmt.Fprint(w, " ("+missingFile+")")
 	case oracle.FileUnreadable:
 		fmt.Fprint(w, ": "+f.Error)
 	}

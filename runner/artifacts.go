@@ -13,16 +13,17 @@ const RunsDir = ".silo/runs"
 const (
 	ResultFile    = "result.json"
 	StateDiffFile = "state-diff.json"
+	CallsFile     = "calls.json"
 	RunFile       = "run.json"
 	TraceFile     = "trace.jsonl"
 )
 
 // Files returns the artifacts by file name.
 func (a Artifacts) Files() map[string][]byte {
-	return map[string][]byte{ResultFile: a.Result, StateDiffFile: a.StateDiff, RunFile: a.Run, TraceFile: a.Trace}
+	return map[string][]byte{ResultFile: a.Result, StateDiffFile: a.StateDiff, CallsFile: a.Calls, RunFile: a.Run, TraceFile: a.Trace}
 }
 
-// WriteRun writes the outcome's four artifacts to dir/<runId>/ and returns
+// WriteRun writes the outcome's artifacts to dir/<runId>/ and returns
 // that folder. The files are written into a temporary folder that is renamed
 // into place, so a run folder is either complete or absent.
 func WriteRun(dir string, o *Outcome) (string, error) {

@@ -54,7 +54,7 @@ func (c Config) withDefaults() Config {
 }
 
 // Outcome is a finished rollout: its result, its state diff, and the bytes
-// of its four artifacts.
+// of its artifacts.
 type Outcome struct {
 	RunID       string
 	Environment string
@@ -64,10 +64,11 @@ type Outcome struct {
 	Artifacts   Artifacts
 }
 
-// Artifacts are the bytes of a run's four files.
+// Artifacts are the bytes of a run's files.
 type Artifacts struct {
 	Result    []byte // result.json
 	StateDiff []byte // state-diff.json
+	Calls     []byte // calls.json
 	Run       []byte // run.json
 	Trace     []byte // trace.jsonl
 }
@@ -217,6 +218,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
 		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
 	}
+	if o.Artifacts.Calls, err = marshalCalls(s.log); err != nil {
+		return nil, fmt.Errorf("run %s %s: calls.json: %w", e.Name(), task.ID, err)
+	}
 	o.Artifacts.Trace = trace.Bytes()
 	if err := o.Artifacts.checkLimits(); err != nil {
 		return nil, fmt.Errorf("run %s %s: %w", e.Name(), task.ID, err)
@@ -265,6 +269,7 @@ type session struct {
 	max    int
 	calls  int
 	errors int
+	log    []Call // calls.json, in the order the calls were taken
 	ended  bool
 	reason error // why the rollout was stopped, if it was
 	stop   func(reason error)
@@ -310,6 +315,9 @@ func (s *session) finish(ret agentReturn, finished bool) (reason string, output 
 // call is AgentInput.Call.
 func (s *session) call(ctx context.Context, tool string, input any) env.ToolResult {
 	raw, marshalErr := inputJSON(input)
+	if raw == nil && marshalErr == nil {
+		raw = json.RawMessage(`{}`)
+	}
 	select {
 	case s.slot <- struct{}{}:
 		defer func() { <-s.slot }()
@@ -327,13 +335,13 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 		defer s.mu.Unlock()
 		s.ended, s.reason = true, env.ErrMaxToolCalls
 		s.stop(env.ErrMaxToolCalls)
-		return errorResult(env.Errorf("max_tool_calls", "the budget of %d tool calls is used up", s.max))
+		// the refused call is what the agent saw last: calls.json keeps it
+		res := errorResult(budgetError(s.max))
+		s.recordCall(tool, validJSON(raw, marshalErr), res.Output, true)
+		return res
 	}
 	s.calls++
 	callID := s.calls
-	if raw == nil {
-		raw = json.RawMessage(`{}`)
-	}
 	s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
 	s.mu.Unlock()
 
@@ -345,6 +353,7 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	if isErr {
 		s.errors++
 	}
+	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
 	s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
 	return env.ToolResult{Output: out, IsError: isErr}
 }
@@ -394,6 +403,15 @@ func reasonText(err error) string {
 func rawOrString(raw json.RawMessage, err error) any {
 	if err != nil {
 		return fmt.Sprintf("%v", err)
+	}
+	return raw
+}
+
+// validJSON is the input calls.json records: the JSON, or nil when the
+// input did not marshal.
+func validJSON(raw json.RawMessage, err error) json.RawMessage {
+	if err != nil {
+		return nil
 	}
 	return raw
 }
