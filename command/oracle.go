@@ -61,9 +61,7 @@ func options(c *cli.Context) (oracle.Options, error) {
 		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
 		Resolve: res.Resolve,
 	}
-	if isTerminal(c.App.ErrWriter) {
-		o.Progress = c.App.ErrWriter
-	}
+	o.Progress = newProgress(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
 	return o, nil
 }
 
@@ -128,6 +126,11 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
+				for _, flag := range []string{"env", "agent", "task", "shard"} {
+					if c.IsSet(flag) {
+						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
+					}
+				}
 				r, err := oracle.MergeReports(merge)
 				if err != nil {
 					return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -41,12 +42,18 @@ func runCommand(envs Environments) *cli.Command {
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
-			if _, err := project(c); err != nil {
+			folder, err := project(c)
+			if err != nil {
 				return err
 			}
 			cat, err := loadCatalog(envs)
 			if err != nil {
 				return err
+			}
+			if name := c.String("env"); name != "" {
+				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
+					return err
+				}
 			}
 			e, task, err := cat.task(c.String("env"), c.String("task"))
 			if err != nil {
@@ -84,7 +91,7 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir, err := runner.WriteRun(filepath.Join(projectDir(c), runner.RunsDir), o)
+			dir, err := runner.WriteRun(filepath.Join(folder, runner.RunsDir), o)
 			if err != nil {
 				return err
 			}
@@ -110,8 +117,8 @@ func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {
 	for _, c := range r.Checks {
 		printCheck(w, s, c)
 	}
-	fmt.Fprintf(w, "%s · reward %s · %d tool calls, %d errors · %s\n",
-		verdictText(s, r.Verdict), formatReward(r.Reward), r.ToolCalls, r.ToolErrors, r.TerminationReason)
+	fmt.Fprintf(w, "%s · reward %s · %s, %s · %s\n",
+		verdictText(s, r.Verdict), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason)
 	if len(r.Violations) > 0 {
 		fmt.Fprintf(w, "%s %s\n", s.Bad("violations:"), strings.Join(r.Violations, "; "))
 	}
@@ -132,11 +139,19 @@ func printCheck(w io.Writer, s *style, c env.CheckResult) {
 	default:
 		mark = s.Bad("✗")
 	}
-	kind := ""
-	if c.Kind != env.Required {
+	label, kind := c.Label, ""
+	switch {
+	case c.Kind == env.Forbidden && c.Passed:
+		// The effect did not happen: say so, never its label alone.
+		if label = c.Absent; label == "" {
+			label = "not: " + c.Label
+		}
+	case c.Kind == env.Forbidden:
+		kind = s.Dim(" (forbidden, confirmed)")
+	case c.Kind != env.Required:
 		kind = s.Dim(" (" + string(c.Kind) + ")")
 	}
-	fmt.Fprintf(w, "  %s %s%s\n", mark, c.Label, kind)
+	fmt.Fprintf(w, "  %s %s%s\n", mark, label, kind)
 	if c.Detail != "" {
 		fmt.Fprintf(w, "      %s\n", s.Dim(c.Detail))
 	}

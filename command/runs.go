@@ -112,8 +112,8 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 		}
 		sum.Reward.Mean += r.Reward
 		if text {
-			fmt.Fprintf(c.App.Writer, "  run %d  %s · reward %s · %d tool calls, %d errors · %s · %s\n",
-				i, verdictText(st, r.Verdict), formatReward(r.Reward), r.ToolCalls, r.ToolErrors, r.TerminationReason, dir)
+			fmt.Fprintf(c.App.Writer, "  run %d  %s · reward %s · %s, %s · %s · %s\n",
+				i, verdictText(st, r.Verdict), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason, dir)
 			if r.Error != nil {
 				fmt.Fprintf(c.App.Writer, "         %s %s\n", st.Bad("error:"), *r.Error)
 			}

@@ -100,8 +100,11 @@ func verifierTestCommand(envs Environments) *cli.Command {
 			"verifier. A false pass is a candidate that should fail or be inconclusive but passed; a false fail is one\n" +
 			"that should pass but did not. Candidates start no process; the sandbox flags are checked as for run\n" +
 			"and check, so that one set of flags serves every command.\n" +
+			"A task without candidates is listed as untested; an environment without any gets a note, and exit 0,\n" +
+			"unless --require-candidates (for CI) makes either trouble.\n" +
 			"Exit status: 0 every candidate graded as labelled, 1 a mismatch, 2 trouble.",
 		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "require-candidates", Usage: "exit 2 (no_candidates) when a selected task has no candidates, for CI"},
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
 			&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only this task `id` (repeatable)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcomes and the counts as JSON"},
@@ -129,9 +132,17 @@ func verifierTestCommand(envs Environments) *cli.Command {
 				}
 				report.Merge(r)
 			}
+			if c.Bool("require-candidates") && len(report.Untested) > 0 {
+				u, more := report.Untested[0], ""
+				if n := len(report.Untested) - 1; n > 0 {
+					more = fmt.Sprintf(" (and %s)", plural(n, "more untested task"))
+				}
+				return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s%s; add %s/%s.json, or leave --require-candidates out",
+					u.Env, u.Task, more, verifiertest.Dir, u.Task)}
+			}
 			if len(report.Outcomes) == 0 {
-				return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("no verifier test candidates in %s; add %s/<TASK>.json to an environment and set Definition.Candidates",
-					strings.Join(planNames(plan), ", "), verifiertest.Dir)}
+				fmt.Fprintf(c.App.ErrWriter, "note: no verifier test candidates in %s yet: nothing to test. Add %s/<TASK>.json beside an environment's tasks and set Definition.Candidates (docs/authoring.md shows how); --require-candidates makes this an error\n",
+					strings.Join(planNames(plan), ", "), verifiertest.Dir)
 			}
 			sum := report.Summary()
 			w := c.App.Writer

@@ -105,13 +105,20 @@ func TestVerifierTestTroubleExitsTwo(t *testing.T) {
 	}{
 		{calendarWithoutForbid, []string{"verifier", "test", "--env", "nope"}, "error: env_not_found: no environment nope; environments: calendar\n"},
 		{calendarWithoutForbid, []string{"verifier", "test", "--task", "TASK-404"}, "error: task_not_found: no task TASK-404 in calendar\n"},
-		{noCandidates, []string{"verifier", "test"}, "error: no_candidates: no verifier test candidates in calendar; add candidates/<TASK>.json to an environment and set Definition.Candidates\n"},
+		{noCandidates, []string{"verifier", "test", "--require-candidates"}, "error: no_candidates: calendar has no candidates for TASK-001 (and 2 more untested tasks); add candidates/TASK-001.json, or leave --require-candidates out\n"},
 		{noCandidates, []string{"verifier", "test", "--task", "TASK-002"}, "error: no_candidates: calendar has no candidates for TASK-002; add candidates/TASK-002.json\n"},
 	} {
 		code, out, errOut := run(tc.envs, tc.args...)
 		if code != command.ExitTrouble || errOut != tc.want || out != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 and %q", tc.args, code, errOut, out, tc.want)
 		}
+	}
+	// Without --require-candidates, an environment with no candidates is a
+	// note and exit 0: a new environment has none yet.
+	code, out, errOut := run(noCandidates, "verifier", "test")
+	if code != command.ExitOK || !strings.HasPrefix(errOut, "note: no verifier test candidates in calendar yet: nothing to test.") ||
+		!strings.Contains(out, "untested calendar/TASK-001 has no candidates\n") {
+		t.Errorf("verifier test without candidates: exit %d, stderr %q, stdout %q; want exit 0 and a note", code, errOut, out)
 	}
 }
 

@@ -27,6 +27,10 @@ type CheckResult struct {
 	Detail   string `json:"detail"`
 	Required bool   `json:"required"`
 	Kind     Kind   `json:"kind"`
+	// Absent is how a forbidden check that holds reads ("no other ticket
+	// changed" for "another ticket changed"); see WhenAbsent. It is for
+	// the text a person reads and is not part of result.json.
+	Absent string `json:"-"`
 }
 
 // Check is a required check: failing it fails the task.
@@ -45,6 +49,15 @@ func Optional(label string, passed bool, detail string) CheckResult {
 // violation, whatever else the verifier found.
 func Forbid(label string, violated bool, detail string) CheckResult {
 	return CheckResult{Label: label, Passed: !violated, Detail: detail, Required: true, Kind: Forbidden}
+}
+
+// WhenAbsent gives a forbidden check the label a person reads when the
+// effect did not happen: env.Forbid("another ticket changed", n > 0,
+// detail).WhenAbsent("no other ticket changed"). Without it the effect's
+// label is shown negated ("not: another ticket changed").
+func (c CheckResult) WhenAbsent(label string) CheckResult {
+	c.Absent = label
+	return c
 }
 
 // Covered states whether a required observation is complete, such as a

@@ -33,6 +33,7 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 		cr := newCaseReport(c.Key)
 		res.Report.Cases = append(res.Report.Cases, cr)
 		run := runs[i]
+		cr.Elapsed = run.elapsed
 		if run.err != nil {
 			cr.Status, cr.Error = StatusError, run.err.Error()
 			continue

@@ -3,8 +3,8 @@ package oracle
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
+	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -23,8 +23,15 @@ type Options struct {
 	// Resolve turns a case's agent reference into an agent; nil means
 	// runner.Resolve.
 	Resolve func(e env.Environment, ref string) (env.Agent, error)
-	// Progress, when set, receives a line as each case finishes.
-	Progress io.Writer
+	// Progress, when set, is told as each case finishes.
+	Progress Progress
+}
+
+// Progress follows a run of cases: Done is called as each case finishes
+// (done of total so far, one call at a time), End once when all have.
+type Progress interface {
+	Done(done, total int, key baseline.Key)
+	End()
 }
 
 func (o Options) repeat() int {
@@ -107,8 +114,9 @@ func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
 }
 
 type caseRun struct {
-	fresh *Fresh
-	err   error
+	fresh   *Fresh
+	err     error
+	elapsed time.Duration // the case's runs, wall clock
 }
 
 // runAll runs the cases with opts.Jobs workers and returns their results in
@@ -127,12 +135,13 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				start := time.Now()
 				f, err := runCase(ctx, cases[i], opts)
-				out[i] = caseRun{f, err}
+				out[i] = caseRun{f, err, time.Since(start)}
 				if opts.Progress != nil {
 					mu.Lock()
 					done++
-					fmt.Fprintf(opts.Progress, "\r\033[K[%d/%d] %s", done, len(cases), cases[i].Key)
+					opts.Progress.Done(done, len(cases), cases[i].Key)
 					mu.Unlock()
 				}
 			}
@@ -148,7 +157,7 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	close(next)
 	wg.Wait()
 	if opts.Progress != nil && len(cases) > 0 {
-		fmt.Fprint(opts.Progress, "\r\033[K")
+		opts.Progress.End()
 	}
 	return out
 }

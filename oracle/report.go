@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/json"
 	"sort"
+	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -53,6 +54,9 @@ type CaseReport struct {
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
 	Error      string      `json:"error,omitempty"`
+	// Elapsed is how long the case's runs took, for the JUnit report; it is
+	// not part of the JSON report, which two checks give byte for byte.
+	Elapsed time.Duration `json:"-"`
 }
 
 // Key returns the case's key.

@@ -80,11 +80,19 @@ func TestSelectRefusesTwoSources(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(trace), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(trace, []byte("{}\n"), 0o644); err != nil {
+	if err := os.WriteFile(trace, []byte(`{"type":"run_start","environment":"ledger","task":{"id":"TASK-001"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := Select(dir, envs, Selection{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "case ledger/solver/TASK-001 comes from two sources: the regression agent solver of ledger and the trace ") {
+		t.Errorf("error %v", err)
+	}
+	// a stored trace is held to the case its path names
+	if err := os.WriteFile(trace, []byte(`{"type":"run_start","environment":"ledger","task":{"id":"TASK-002"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Select(dir, envs, Selection{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "its run_start names ledger/TASK-002, its path ledger/TASK-001; move the trace to the folder of its case or delete it") {
 		t.Errorf("error %v", err)
 	}
 }

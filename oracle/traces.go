@@ -70,6 +70,16 @@ func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Cas
 		if err != nil {
 			return fmt.Errorf("replay case %s: %w; delete the trace or restore the task", path, err)
 		}
+		// the trace must be of the case its path names, by the rule run
+		// and record hold a trace to
+		rec, err := runner.ReadTrace(path)
+		if err != nil {
+			return err
+		}
+		if _, _, err := rec.Target(path, k.Env, k.Task); err != nil {
+			return fmt.Errorf("replay case %s: its run_start names %s/%s, its path %s/%s; move the trace to the folder of its case or delete it",
+				path, rec.Environment, rec.Task, k.Env, k.Task)
+		}
 		cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: "replay:" + path})
 		return nil
 	})

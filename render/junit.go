@@ -29,6 +29,7 @@ type junitSuite struct {
 type junitCase struct {
 	Classname string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
+	Time      string        `xml:"time,attr,omitempty"` // seconds; unknown in a merged report
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
 }
@@ -54,6 +55,9 @@ func JUnit(w io.Writer, r *oracle.Report) error {
 		}
 		s := &out.Suites[i]
 		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+		if c.Elapsed > 0 {
+			tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+		}
 		switch c.Status {
 		case oracle.StatusUnchanged:
 		case oracle.StatusError:
@@ -66,7 +70,10 @@ func JUnit(w io.Writer, r *oracle.Report) error {
 			}
 			var body bytes.Buffer
 			writeCase(&body, Colors{}, c, 1000)
-			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: body.String()}
+			// The message says what the case's summary line says: the body
+			// starts with the diff.
+			_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
+			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
 			s.Failures++
 		}
 		s.Tests++
