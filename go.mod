@@ -11,6 +11,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/wI2L/jsondiff v0.7.1
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sys v0.42.0
 )
 

@@ -55,6 +55,38 @@ const (
 	CallsFile     = "calls.json"
 )
 
-// Files are the artifact file names of a baseline, in report order. Every
-// list of the artifacts a baseline holds derives from this one.
-var Files = []string{ResultFile, StateDiffFile, CallsFile}
+// Files are the artifact file names of a baseline, in report order: one
+// for each of env.BaselineArtifacts. Every list of the files a baseline
+// holds derives from this one.
+var Files = filesOf(env.BaselineArtifacts)
+
+// FileOf returns the file of a baseline artifact ("calls" → "calls.json").
+func FileOf(artifact string) string { return artifact + ".json" }
+
+func filesOf(artifacts []string) []string {
+	out := make([]string, len(artifacts))
+	for i, a := range artifacts {
+		out[i] = FileOf(a)
+	}
+	return out
+}
+
+// FilesFor returns the files of the artifacts named (checked with
+// env.CheckBaselines first), in the order of Files; nil names means all.
+func FilesFor(artifacts []string) ([]string, error) {
+	if artifacts == nil {
+		return Files, nil
+	}
+	if err := env.CheckBaselines(artifacts); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range Files {
+		for _, a := range artifacts {
+			if FileOf(a) == f {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}

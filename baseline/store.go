@@ -87,7 +87,11 @@ var ErrNotFound = errors.New("no baseline")
 // files exists, and an error naming the file and the fix when a file cannot be
 // used: a folder, unreadable, empty or truncated, not JSON, with a byte-order
 // mark or CRLF line ends.
-func (s *Store) Read(k Key) (Entry, error) {
+func (s *Store) Read(k Key) (Entry, error) { return s.ReadLike(k, Entry{}) }
+
+// ReadLike is Read for a caller that holds fresh artifacts of k made by the
+// runner: a file whose bytes are those of like's is not validated again.
+func (s *Store) ReadLike(k Key, like Entry) (Entry, error) {
 	if err := k.Check(); err != nil {
 		return Entry{}, err
 	}
@@ -95,7 +99,7 @@ func (s *Store) Read(k Key) (Entry, error) {
 	found := false
 	for _, name := range Files {
 		path := s.Path(k, name)
-		data, err := s.readArtifact(path)
+		data, err := s.readArtifact(path, like.File(name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -113,8 +117,9 @@ func (s *Store) Read(k Key) (Entry, error) {
 
 // readArtifact reads one artifact file and checks that it is one: no
 // symlink on the way from the project, a regular file (never waited on),
-// within the limits.
-func (s *Store) readArtifact(path string) ([]byte, error) {
+// within the limits. The checks of its content are skipped when it holds
+// the bytes of same, which are known to be good.
+func (s *Store) readArtifact(path string, same []byte) ([]byte, error) {
 	if err := s.checkPath(path); err != nil {
 		return nil, err
 	}
@@ -127,6 +132,9 @@ func (s *Store) readArtifact(path string) ([]byte, error) {
 			return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
 		}
 		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	if same != nil && bytes.Equal(data, same) {
+		return data, nil
 	}
 	if err := Validate(data); err != nil {
 		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,5 +154,34 @@ func TestParseKey(t *testing.T) {
 	}
 	if k, err := ParseKey("crm/solver/TASK-001"); err != nil || k != key {
 		t.Errorf("ParseKey = %v, %v", k, err)
+	}
+}
+
+func TestFilesFor(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want []string
+		err  string
+	}{
+		{nil, Files, ""},
+		{[]string{"calls", "result"}, []string{"result.json", "calls.json"}, ""},
+		{[]string{"state-diff"}, []string{"state-diff.json"}, ""},
+		{[]string{}, nil, "names no artifact"},
+		{[]string{"run"}, nil, `unknown artifact "run"`},
+	}
+	for _, tt := range tests {
+		got, err := FilesFor(tt.in)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("FilesFor(%q) = %v, want an error containing %q", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("FilesFor(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	if !slices.Equal(Files, []string{ResultFile, StateDiffFile, CallsFile}) {
+		t.Errorf("Files = %q, want the three artifact files in report order", Files)
 	}
 }

@@ -150,6 +150,12 @@ func renameProgram(msg, name string, commands []string) string {
 	return re.ReplaceAllString(msg, "${1}"+strings.ReplaceAll(name, "$", "$$")+" $2")
 }
 
+// named is msg with the commands it names ("run oracle record") named as
+// this binary's.
+func named(c *cli.Context, msg string) string {
+	return renameProgram(msg, c.App.Name, commandNames(c.App))
+}
+
 // completionCommand prints a shell completion script.
 func completionCommand() *cli.Command {
 	return &cli.Command{

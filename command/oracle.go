@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
@@ -27,6 +28,8 @@ func selectionFlags(agentUsage string) []cli.Flag {
 		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
 		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
 		agentEnvFlag(),
+		&cli.StringSliceFlag{Name: "artifacts", Usage: "freeze and compare only these `artifacts` (comma-separated or repeated): " +
+			strings.Join(env.BaselineArtifacts, ", ") + "; overrides the \"baselines\" of each environment's silo.environment.json (default: all)"},
 	}, sandboxFlags()...)
 }
 
@@ -88,6 +91,19 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	}
 	selected, err := oracle.Select(dir, cat.envs, sel, stored)
 	if err != nil {
+		return nil, nil, err
+	}
+	var override []string
+	if c.IsSet("artifacts") {
+		override = c.StringSlice("artifacts")
+		if override == nil {
+			override = []string{}
+		}
+	}
+	if err := oracle.FreezeFiles(dir, selected.Cases, override); err != nil {
+		if override != nil {
+			return nil, nil, usageError("%v", err)
+		}
 		return nil, nil, err
 	}
 	return selected, store, nil
@@ -156,7 +172,7 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, named(c, cr.Error))
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
@@ -194,7 +210,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, renameProgram(buf.String(), c.App.Name, commandNames(c.App)))
+	_, err = io.WriteString(w, named(c, buf.String()))
 	return err
 }
 
@@ -274,7 +290,7 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, named(c, rc.Error))
 				}
 			}
 			if code := rep.ExitCode(); code != 0 {

@@ -41,6 +41,9 @@ func validateCommand(envs Environments) *cli.Command {
 					return err
 				}
 				ok = ok && reports[i].OK
+				for j := range reports[i].Findings {
+					reports[i].Findings[j].Message = named(c, reports[i].Findings[j].Message)
+				}
 			}
 			if c.Bool("json") {
 				err = writeJSON(c.App.Writer, struct {

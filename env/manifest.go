@@ -36,17 +36,24 @@ func ManifestPath(name string) string {
 // "..", start with "../", start with "/", contain a backslash or a volume
 // name ("C:"), or hold control characters. "." (the project root itself) is
 // allowed.
+//
+// Baselines, oracle's own field, lists the artifacts the environment's cases
+// freeze and compare (names of BaselineArtifacts, e.g. ["result",
+// "state-diff"] for an environment whose read tools return listings too
+// large to freeze); absent or null means all of them.
 type Manifest struct {
 	Name            string   `json:"name"`
 	Template        string   `json:"template"`
 	TemplateVersion string   `json:"templateVersion"`
 	Entrypoint      string   `json:"entrypoint"`
 	Tools           []string `json:"tools"`
+	Baselines       []string `json:"baselines,omitempty"`
 }
 
 // ParseManifest reads a manifest strictly: unknown fields, a second JSON
-// value, a name that fails CheckName and an entrypoint that breaks the rule
-// of Manifest are errors; path is used in messages. Tools is never nil in
+// value, a name that fails CheckName, an entrypoint that breaks the rule of
+// Manifest and baselines that fail CheckBaselines are errors; path is used
+// in messages. Tools is never nil in
 // what it returns.
 func ParseManifest(path string, data []byte) (Manifest, error) {
 	var m Manifest
@@ -69,6 +76,11 @@ func ParseManifest(path string, data []byte) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("%s: entrypoint: %w", path, err)
 	}
 	m.Entrypoint = clean
+	if m.Baselines != nil {
+		if err := CheckBaselines(m.Baselines); err != nil {
+			return Manifest{}, fmt.Errorf("%s: baselines %w", path, err)
+		}
+	}
 	if m.Tools == nil {
 		m.Tools = []string{}
 	}

@@ -38,6 +38,15 @@ func TestParseManifest(t *testing.T) {
 		{"escapes after cleaning", `{"name":"x","entrypoint":"envs/../../x"}`, Manifest{}, "leaves the project"},
 		{"control character", `{"name":"x","entrypoint":"envs/\u0007"}`, Manifest{}, "control characters"},
 		{"tools not strings", `{"name":"x","entrypoint":"x","tools":[1]}`, Manifest{}, "not a valid manifest"},
+		{"baselines", `{"name":"x","entrypoint":"x","baselines":["result","state-diff"]}`,
+			Manifest{Name: "x", Entrypoint: "x", Tools: []string{}, Baselines: []string{"result", "state-diff"}}, ""},
+		{"baselines null is all", `{"name":"x","entrypoint":"x","baselines":null}`, Manifest{Name: "x", Entrypoint: "x", Tools: []string{}}, ""},
+		{"baselines empty", `{"name":"x","entrypoint":"x","baselines":[]}`, Manifest{}, "baselines names no artifact"},
+		{"baselines unknown", `{"name":"x","entrypoint":"x","baselines":["result","trace"]}`, Manifest{}, `unknown artifact "trace"; the artifacts are result, state-diff, calls`},
+		{"baselines file name", `{"name":"x","entrypoint":"x","baselines":["calls.json"]}`, Manifest{}, `unknown artifact "calls.json"`},
+		{"baselines case", `{"name":"x","entrypoint":"x","baselines":["Calls"]}`, Manifest{}, `unknown artifact "Calls"`},
+		{"baselines twice", `{"name":"x","entrypoint":"x","baselines":["calls","calls"]}`, Manifest{}, `"calls" is named twice`},
+		{"baselines not strings", `{"name":"x","entrypoint":"x","baselines":"calls"}`, Manifest{}, "not a valid manifest"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

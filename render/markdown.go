@@ -177,13 +177,20 @@ func mdCode(s string) string {
 func mdText(s string) string { return mdEscape(s) }
 
 // mdEscape writes the ASCII punctuation marks of s that inline Markdown,
-// HTML, a table or GitHub's math could read as syntax as character
-// references, and line breaks as spaces: CommonMark decodes the references
-// back to the characters.
+// HTML, a table or GitHub's math could read as syntax, and the spaces at its
+// ends, as character references, and line breaks as spaces: CommonMark
+// decodes the references back to the characters.
 func mdEscape(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	inner := strings.TrimRight(strings.TrimLeft(s, " "), " ")
+	lead := strings.Index(s, inner)
+	if inner == "" {
+		lead = len(s)
+	}
+	for i, r := range s {
 		switch {
+		case r == ' ' && (i < lead || i >= lead+len(inner)):
+			b.WriteString("&#32;") // a table trims bare spaces at a cell's ends
 		case r == '\n' || r == '\r':
 			b.WriteByte(' ')
 		case strings.ContainsRune(mdSpecial, r):

@@ -35,6 +35,11 @@ type Config struct {
 	Agent string
 	// Clock returns the time for run.json and the trace; nil means time.Now.
 	Clock func() time.Time
+	// ResultOnly skips run.json and trace.jsonl: the Outcome's
+	// Artifacts.Run and Artifacts.Trace stay nil and agents' Log events are
+	// dropped. For callers that keep only the baseline files (check,
+	// record), which then do not pay for building the others.
+	ResultOnly bool
 }
 
 func (c Config) withDefaults() Config {
@@ -112,7 +117,10 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	}
 	started := cfg.Clock()
 	runID := newRunID(started)
-	trace := newTrace(cfg.Clock)
+	var trace *Trace // nil: no trace is kept
+	if !cfg.ResultOnly {
+		trace = newTrace(cfg.Clock)
+	}
 	rc := RunConfig{MaxToolCalls: cfg.MaxToolCalls, TimeoutMs: cfg.Timeout.Milliseconds(), Agent: cfg.Agent}
 	tools := world.Tools()
 	trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", tools))
@@ -215,11 +223,14 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if o.Artifacts.StateDiff, err = diff.Marshal(); err != nil {
 		return nil, fmt.Errorf("run %s %s: state-diff.json: %w", e.Name(), task.ID, err)
 	}
-	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
-		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
-	}
 	if o.Artifacts.Calls, err = marshalCalls(s.log); err != nil {
 		return nil, fmt.Errorf("run %s %s: calls.json: %w", e.Name(), task.ID, err)
+	}
+	if cfg.ResultOnly {
+		return o, nil
+	}
+	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
+		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
 	}
 	o.Artifacts.Trace = trace.Bytes()
 	if err := o.Artifacts.checkLimits(); err != nil {
@@ -342,7 +353,9 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	}
 	s.calls++
 	callID := s.calls
-	s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	if s.trace != nil {
+		s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	}
 	s.mu.Unlock()
 
 	start := s.clock()
@@ -354,7 +367,9 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 		s.errors++
 	}
 	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
-	s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+	if s.trace != nil {
+		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+	}
 	return env.ToolResult{Output: out, IsError: isErr}
 }
 
