@@ -41,3 +41,13 @@ func TestOutputIsAlwaysUTF8(t *testing.T) {
 		})
 	}
 }
+
+func TestEncoderIsAlwaysUTF8(t *testing.T) {
+	got, err := NewEncoder().AppendCompact(nil, json.RawMessage("{\"s\":\"a\xffb\"}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\"s\":\"a\uFFFDb\"}"; string(got) != want {
+		t.Errorf("AppendCompact = %q, want %q", got, want)
+	}
+}
