@@ -126,6 +126,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
+			&cli.BoolFlag{Name: "pending", Usage: "keep the fresh artifacts of the cases that did not match in .silo/pending, for oracle review, accept and reject"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -142,7 +143,7 @@ func checkCommand(envs Environments) *cli.Command {
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
-				for _, flag := range []string{"env", "agent", "task", "shard"} {
+				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
 					if c.IsSet(flag) {
 						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
 					}
@@ -169,6 +170,11 @@ func checkCommand(envs Environments) *cli.Command {
 					return err
 				}
 				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
+				if c.Bool("pending") {
+					if err := writePending(c, res); err != nil {
+						return err
+					}
+				}
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {
