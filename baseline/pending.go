@@ -157,9 +157,8 @@ type Accepted struct {
 	Key Key `json:"-"`
 	// Case is the case's name, env/agent/task.
 	Case string `json:"case"`
-	// Wrote lists the artifact files written; Removed those removed.
-	Wrote   []string `json:"wrote,omitempty"`
-	Removed []string `json:"removed,omitempty"`
+	// Wrote lists the artifact files written.
+	Wrote []string `json:"wrote,omitempty"`
 	// Obsolete is set when the baseline was removed because its case is
 	// gone.
 	Obsolete bool `json:"obsolete,omitempty"`
@@ -167,8 +166,8 @@ type Accepted struct {
 
 // Accept makes the store hold what p holds for each of keys, under the
 // store's lock, through its atomic writer: the pending artifacts replace
-// the baseline's files (a file the pending entry does not have is
-// removed), and a pending removal removes the baseline. It stops at the
+// the baseline's files (a file not pending is kept), and a pending removal
+// removes the baseline. It stops at the
 // first error and returns what it did until then.
 func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 	unlock, err := s.Lock()
@@ -185,25 +184,20 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 		a := Accepted{Key: k, Case: k.String(), Obsolete: obsolete}
 		for _, name := range Files {
 			data := e.File(name)
-			path := s.Path(k, name)
-			_, statErr := os.Lstat(path)
-			exists := statErr == nil
-			switch {
-			case data != nil:
-				old, readErr := readArtifact(path, data)
-				if readErr == nil && string(old) == string(data) {
-					continue
-				}
-				if err := s.writeAtomic(path, data); err != nil {
-					return out, fmt.Errorf("accept %s: %w", k, err)
-				}
-				a.Wrote = append(a.Wrote, name)
-			case exists:
-				if err := os.Remove(path); err != nil {
-					return out, fmt.Errorf("accept %s: %w", k, err)
-				}
-				a.Removed = append(a.Removed, name)
+			if data == nil {
+				// not pending (check compared only some artifacts): the
+				// baseline's file stays
+				continue
 			}
+			path := s.Path(k, name)
+			old, readErr := readArtifact(path, data)
+			if readErr == nil && string(old) == string(data) {
+				continue
+			}
+			if err := s.writeAtomic(path, data); err != nil {
+				return out, fmt.Errorf("accept %s: %w", k, err)
+			}
+			a.Wrote = append(a.Wrote, name)
 		}
 		if obsolete {
 			if err := s.Remove(k); err != nil {

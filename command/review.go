@@ -156,17 +156,10 @@ func printAccepted(w io.Writer, s *style, acc []baseline.Accepted) {
 		switch {
 		case a.Obsolete:
 			what = "removed its baseline (no case any more)"
-		case len(a.Wrote) == 0 && len(a.Removed) == 0:
+		case len(a.Wrote) == 0:
 			what = "the baseline already held these bytes"
 		default:
-			var parts []string
-			if len(a.Wrote) > 0 {
-				parts = append(parts, "wrote "+strings.Join(a.Wrote, ", "))
-			}
-			if len(a.Removed) > 0 {
-				parts = append(parts, "removed "+strings.Join(a.Removed, ", "))
-			}
-			what = strings.Join(parts, "; ")
+			what = "wrote " + strings.Join(a.Wrote, ", ")
 		}
 		fmt.Fprintf(w, "%s %s: %s\n", s.Good(fmt.Sprintf("%-9s", "accepted")), a.Case, what)
 	}

@@ -33,6 +33,7 @@ func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsol
 	if len(cr.Files) > 0 {
 		cr.Status = StatusChanged
 		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
+		cr.Checks = checkStates(frozen.Result, fresh.Result)
 	}
 	return cr
 }

@@ -77,7 +77,11 @@ func TestReviewOnATerminal(t *testing.T) {
 	}
 	defer tty.Close()
 	var out syncBuffer
-	go io.Copy(&out, tty)
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&out, tty) // ends when the terminal closes with the process
+		close(copied)
+	}()
 	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
 	// waitFor waits until the output holds n prompts; the deadline only
 	// keeps a broken review from hanging the test.
@@ -99,6 +103,11 @@ func TestReviewOnATerminal(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("review: %v\n%s", err, out.String())
+	}
+	select {
+	case <-copied:
+	case <-time.After(time.Minute):
+		t.Fatalf("the terminal did not close; output:\n%s", out.String())
 	}
 	text := out.String()
 	for _, want := range []string{
