@@ -55,7 +55,6 @@ func TestJSONSchemas(t *testing.T) {
 		{"record", []string{"record", "--env", "calendar", "--json"}, 0},
 		{"check", []string{"check", "--env", "calendar", "--json"}, 0},
 		{"check", []string{"check", "--env", "crm", "--task", "TASK-00[12]", "--format", "json"}, 1},
-		{"accept", []string{"accept", "--json"}, 0},
 		{"diff", []string{"diff", "--json", a, b}, 1},
 		{"diff", []string{"diff", "--json", a, a}, 0},
 		{"verifier-list", []string{"verifier", "list", "--json"}, 0},
