@@ -116,18 +116,14 @@ func (s *Store) ReadLike(k Key, like Entry) (Entry, error) {
 // readArtifact reads one artifact file and checks that it is one, unless
 // it holds the bytes of same, which are known to be.
 func readArtifact(path string, same []byte) ([]byte, error) {
-	info, err := os.Stat(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("baseline %s: %w", path, err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+		if info, serr := os.Stat(path); serr == nil && info.IsDir() {
+			return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
+		}
 		return nil, fmt.Errorf("baseline %s: %w", path, err)
 	}
 	if same != nil && bytes.Equal(data, same) {

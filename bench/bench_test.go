@@ -266,6 +266,7 @@ func BenchmarkCompare(b *testing.B) {
 	}
 	b.Run("diff", func(b *testing.B) {
 		b.ReportAllocs()
+		defer measureCPU(b)()
 		for b.Loop() {
 			for i, c := range cases {
 				frozen, err := store.ReadLike(c.Key, fresh[i])
@@ -282,6 +283,7 @@ func BenchmarkCompare(b *testing.B) {
 	})
 	b.Run("bytes.Equal", func(b *testing.B) {
 		b.ReportAllocs()
+		defer measureCPU(b)()
 		for b.Loop() {
 			for i, c := range cases {
 				for _, name := range baseline.Files {
