@@ -132,6 +132,7 @@ func compareCase(store *baseline.Store, c Case, fresh *Fresh, runErr error) (*Ca
 	cr.Status = StatusChanged
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 	cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
+	cr.Checks = checkStates(frozen.Result, fresh.Entry.Result)
 	return cr, keepTrace
 }
 

@@ -94,6 +94,9 @@ type RunInfo struct {
 	// for other agents. It is recorded here only: what the machine has
 	// must not change result.json or state-diff.json.
 	Sandbox SandboxMode `json:"sandbox,omitempty"`
+	// AgentOutputFrom names the file a replay read its final output from,
+	// when its trace had none (the original runner's traces).
+	AgentOutputFrom string `json:"agentOutputFrom,omitempty"`
 }
 
 // RunConfig is the resolved configuration recorded in run.json.
@@ -200,6 +203,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		VerifierID: task.VerifierID, VerifierName: verifierName(e, task.VerifierID), Config: rc,
 		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
 		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
+	}
+	if src, ok := agent.(outputSource); ok {
+		info.AgentOutputFrom = src.OutputFrom()
 	}
 	if sb, ok := agent.(interface{ SandboxMode() SandboxMode }); ok {
 		info.Sandbox = sb.SandboxMode()

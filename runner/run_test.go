@@ -47,19 +47,25 @@ func TestGoldenArtifacts(t *testing.T) {
 	e := newToy(t, toyVerifier(setToFive), nil)
 	o := run(t, e, solveToy, Config{Agent: "toy"})
 	for name, got := range map[string][]byte{"toy.result.json": o.Artifacts.Result, "toy.state-diff.json": o.Artifacts.StateDiff} {
-		path := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
+		golden(t, name, got)
+	}
+}
+
+// golden compares got with testdata/golden/name, which -update rewrites.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", name, diff)
-		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
 	}
 }
 
