@@ -14,6 +14,7 @@ require (
 	github.com/urfave/cli/v2 v2.27.7
 	github.com/wI2L/jsondiff v0.7.1
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/sys v0.42.0
 )
 
 require (
@@ -27,7 +28,6 @@ require (
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
-	golang.org/x/sys v0.42.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
