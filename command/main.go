@@ -88,6 +88,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			checkCommand(envs),
 			diffCommand(),
 			listCommand(envs),
+			serveCommand(envs),
 			verifierCommand(envs),
 			validateCommand(envs),
 			initCommand(),
