@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // WriteResult says what Write did with one case.
@@ -20,6 +24,12 @@ const (
 // Write freezes the artifacts of k, writing only the files whose bytes
 // differ from what the store holds. Each file is replaced atomically.
 func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
+	return s.write(k, e, s.writeAtomic)
+}
+
+// write compares each file of e with the store's and writes the ones that
+// differ with writeFile.
+func (s *Store) write(k Key, e Entry, writeFile func(path string, data []byte) error) (WriteResult, error) {
 	if err := k.Check(); err != nil {
 		return Kept, err
 	}
@@ -33,7 +43,7 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 			continue
 		}
-		if err := s.writeAtomic(path, data); err != nil {
+		if err := writeFile(path, data); err != nil {
 			return res, fmt.Errorf("record %s: %w", k, err)
 		}
 		res = Written
@@ -41,17 +51,141 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 	return res, nil
 }
 
+// Keyed is a case's key with the artifacts to freeze.
+type Keyed struct {
+	Key   Key
+	Entry Entry
+}
+
+// WriteAll freezes many cases as Write freezes them one after another, in
+// three steps: jobs goroutines (at least 1) compare each file with the
+// store's and write the ones that differ to fsynced temporary files; then,
+// in the cases' order, the temporary files are renamed into place; last,
+// each folder that received a file is fsynced once. A file is so replaced
+// atomically, as Write replaces it, with one folder fsync per folder
+// instead of one per file.
+//
+// It returns what happened to each case up to failed, the index of the
+// first case that could not be written (its error is err; some of its
+// files may have been renamed, and then its result is Written), or -1. The
+// cases after failed are not written. err with failed -1 means every file
+// is in place but a folder could not be fsynced.
+func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed int, err error) {
+	results = make([]WriteResult, len(cases))
+	staged := make([][]stagedFile, len(cases))
+	errs := make([]error, len(cases))
+	var (
+		wg      sync.WaitGroup
+		next    atomic.Int64
+		stopped atomic.Int64 // the lowest index that failed, or len(cases)
+	)
+	stopped.Store(int64(len(cases)))
+	for range min(max(jobs, 1), len(cases)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(cases) || int64(i) > stopped.Load() {
+					return // the cases after a failure are not written
+				}
+				staged[i], errs[i] = s.stage(cases[i].Key, cases[i].Entry)
+				if errs[i] != nil {
+					for {
+						cur := stopped.Load()
+						if int64(i) >= cur || stopped.CompareAndSwap(cur, int64(i)) {
+							break
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+
+	failed = -1
+	dirs := map[string]bool{}
+	for i := range cases {
+		if failed >= 0 {
+			discard(staged[i])
+			continue
+		}
+		if errs[i] != nil {
+			failed, err = i, errs[i]
+			continue
+		}
+		for j, f := range staged[i] {
+			if rerr := os.Rename(f.tmp, f.path); rerr != nil {
+				discard(staged[i][j:])
+				failed, err = i, fmt.Errorf("record %s: %w", cases[i].Key, rerr)
+				break
+			}
+			results[i] = Written
+			dirs[filepath.Dir(f.path)] = true
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if serr := syncDir(dir); serr != nil && err == nil {
+			err = fmt.Errorf("record: %w", serr)
+		}
+	}
+	return results, failed, err
+}
+
+// stagedFile is a file written to tmp, fsynced, waiting to be renamed to
+// path.
+type stagedFile struct{ tmp, path string }
+
+func discard(files []stagedFile) {
+	for _, f := range files {
+		os.Remove(f.tmp)
+	}
+}
+
+// stage writes the files of e that differ from the store's to fsynced
+// temporary files next to them.
+func (s *Store) stage(k Key, e Entry) (staged []stagedFile, err error) {
+	_, err = s.write(k, e, func(path string, data []byte) error {
+		tmp, err := s.writeTemp(path, data)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, stagedFile{tmp, path})
+		return nil
+	})
+	if err != nil {
+		discard(staged)
+		return nil, err
+	}
+	return staged, nil
+}
+
 // writeAtomic writes data to path through a temporary file in the same
 // folder: write, fsync, close, rename, fsync the folder. On any failure the
 // temporary file is removed and path is untouched.
-func (s *Store) writeAtomic(path string, data []byte) (err error) {
+func (s *Store) writeAtomic(path string, data []byte) error {
+	tmp, err := s.writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeTemp writes data to a new temporary file in path's folder (made if
+// need be), fsyncs and closes it, and returns its name. On failure nothing
+// is left.
+func (s *Store) writeTemp(path string, data []byte) (name string, err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return "", err
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer func() {
 		if err != nil {
@@ -64,21 +198,18 @@ func (s *Store) writeAtomic(path string, data []byte) (err error) {
 		write = (*os.File).Write
 	}
 	if _, err = write(tmp, data); err != nil {
-		return err
+		return "", err
 	}
 	if err = tmp.Sync(); err != nil {
-		return err
+		return "", err
 	}
 	if err = tmp.Close(); err != nil {
-		return err
+		return "", err
 	}
 	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
+		return "", err
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return tmp.Name(), nil
 }
 
 func syncDir(dir string) error {

@@ -62,7 +62,11 @@ func listCommand(envs Environments) *cli.Command {
 				if i > 0 {
 					fmt.Fprintln(w)
 				}
-				fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
+				if e.Description == "" {
+					fmt.Fprintln(w, s.Bold(e.Name))
+				} else {
+					fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
+				}
 				switch {
 				case len(e.Agents) == 0:
 					fmt.Fprintf(w, "  agents: none %s\n", s.Dim("(record and check have no case for it)"))

@@ -121,11 +121,12 @@ func checkCommand(envs Environments) *cli.Command {
 			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown or junit"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown, junit or html"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR`"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
+			&cli.BoolFlag{Name: "pending", Usage: "keep the fresh artifacts of the cases that did not match in .silo/pending, for oracle review, accept and reject"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -136,13 +137,13 @@ func checkCommand(envs Environments) *cli.Command {
 				format = "json"
 			}
 			switch format {
-			case "text", "json", "markdown", "junit":
+			case "text", "json", "markdown", "junit", "html":
 			default:
-				return usageError("--format %q is not text, json, markdown or junit", format)
+				return usageError("--format %q is not text, json, markdown, junit or html", format)
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
-				for _, flag := range []string{"env", "agent", "task", "shard"} {
+				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
 					if c.IsSet(flag) {
 						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
 					}
@@ -169,6 +170,11 @@ func checkCommand(envs Environments) *cli.Command {
 					return err
 				}
 				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
+				if c.Bool("pending") {
+					if err := writePending(c, res); err != nil {
+						return err
+					}
+				}
 			}
 			for _, cr := range res.Report.Cases {
 				if cr.Status == oracle.StatusError {
@@ -195,16 +201,19 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	switch format {
 	case "json":
 		return writeJSON(w, r)
-	case "junit":
-		return render.JUnit(w, r)
 	}
-	// The text and Markdown reports name the commands that act on a case
-	// (oracle record): here, this binary's.
+	// The text, Markdown, JUnit and HTML reports name the commands that act
+	// on a case (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
-	if format == "markdown" {
+	switch format {
+	case "markdown":
 		err = render.Markdown(&buf, r)
-	} else {
+	case "junit":
+		err = render.JUnit(&buf, r)
+	case "html":
+		err = render.HTML(&buf, r)
+	default:
 		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
 	}
 	if err != nil {
@@ -217,7 +226,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 // writeReportDir writes the report in every format and the fresh artifacts
 // and traces of the cases that did not match into dir.
 func writeReportDir(dir string, res *oracle.CheckResult) error {
-	var txt, md, junit bytes.Buffer
+	var txt, md, junit, page bytes.Buffer
 	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
 		return err
 	}
@@ -227,8 +236,11 @@ func writeReportDir(dir string, res *oracle.CheckResult) error {
 	if err := render.JUnit(&junit, res.Report); err != nil {
 		return err
 	}
+	if err := render.HTML(&page, res.Report); err != nil {
+		return err
+	}
 	return oracle.WriteReportDir(dir, res, map[string][]byte{
-		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(),
+		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(), "index.html": page.Bytes(),
 	})
 }
 

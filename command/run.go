@@ -23,7 +23,9 @@ func runCommand(envs Environments) *cli.Command {
 			"and writes result.json, state-diff.json, calls.json, run.json and trace.jsonl to .silo/runs/<runId>/.\n" +
 			"With --runs N it rolls out N times, each from a fresh world, writes every run's folder, and\n" +
 			"summarises: passes, mean, best and worst reward, violations, and whether the runs were identical.\n" +
-			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path.\n" +
+			"An exec:COMMAND agent runs in an empty folder of its own: name its files by absolute path. Under the\n" +
+			"sandbox (--sandbox, bubblewrap) it sees the files read-only, without the project, /proc of the runner\n" +
+			"or the network (--agent-net); docs/protocol.md says what it sees.\n" +
 			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},

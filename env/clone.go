@@ -112,73 +112,125 @@ func flat(t reflect.Type) bool {
 	return true
 }
 
-var flatTypes sync.Map // reflect.Type → bool
-
-func isFlat(t reflect.Type) bool {
-	if ok, found := flatTypes.Load(t); found {
-		return ok.(bool)
-	}
-	ok := flat(t)
-	flatTypes.Store(t, ok)
-	return ok
+// copier copies values of one type, with a copy function built on first
+// use: the walk over the type is done once, not on every copy.
+type copier struct {
+	t    reflect.Type
+	once sync.Once
+	fn   copyFunc
 }
+
+// copyFunc copies src into dst, a settable zero value of the same type.
+type copyFunc func(dst, src reflect.Value)
+
+func (c *copier) copy(dst, src reflect.Value) {
+	c.once.Do(func() { c.fn = buildCopier(c.t) })
+	c.fn(dst, src)
+}
+
+var copiers sync.Map // reflect.Type → *copier
 
 // deepCopy copies src into dst, a settable zero value of the same copyable
 // type.
-func deepCopy(dst, src reflect.Value) {
-	t := src.Type()
-	if isFlat(t) {
-		dst.Set(src)
-		return
+func deepCopy(dst, src reflect.Value) { copierFor(src.Type()).copy(dst, src) }
+
+// copierFor returns the copier of t. Building a copier asks for the
+// copiers of its parts without building them, so a recursive type finds
+// its own.
+func copierFor(t reflect.Type) *copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(*copier)
+	}
+	c, _ := copiers.LoadOrStore(t, &copier{t: t})
+	return c.(*copier)
+}
+
+func buildCopier(t reflect.Type) copyFunc {
+	if flat(t) {
+		return func(dst, src reflect.Value) { dst.Set(src) }
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if src.IsNil() {
-			return
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
+			}
+			p := reflect.New(t.Elem())
+			elem.copy(p.Elem(), src.Elem())
+			dst.Set(p)
 		}
-		p := reflect.New(t.Elem())
-		deepCopy(p.Elem(), src.Elem())
-		dst.Set(p)
 	case reflect.Slice:
-		if src.IsNil() {
-			return
-		}
-		n := src.Len()
-		s := reflect.MakeSlice(t, n, n)
-		if isFlat(t.Elem()) {
-			reflect.Copy(s, src)
-		} else {
-			for i := range n {
-				deepCopy(s.Index(i), src.Index(i))
+		if flat(t.Elem()) {
+			return func(dst, src reflect.Value) {
+				if src.IsNil() {
+					return
+				}
+				s := reflect.MakeSlice(t, src.Len(), src.Len())
+				reflect.Copy(s, src)
+				dst.Set(s)
 			}
 		}
-		dst.Set(s)
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
+			}
+			n := src.Len()
+			s := reflect.MakeSlice(t, n, n)
+			for i := range n {
+				elem.copy(s.Index(i), src.Index(i))
+			}
+			dst.Set(s)
+		}
 	case reflect.Array:
-		for i := range src.Len() {
-			deepCopy(dst.Index(i), src.Index(i))
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			for i := range src.Len() {
+				elem.copy(dst.Index(i), src.Index(i))
+			}
 		}
 	case reflect.Map:
-		if src.IsNil() {
-			return
-		}
-		m := reflect.MakeMapWithSize(t, src.Len())
-		flatElem := isFlat(t.Elem())
-		iter := src.MapRange()
-		for iter.Next() {
-			if flatElem {
-				m.SetMapIndex(iter.Key(), iter.Value())
-				continue
+		flatElem := flat(t.Elem())
+		elem := copierFor(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				return
 			}
-			v := reflect.New(t.Elem()).Elem()
-			deepCopy(v, iter.Value())
-			m.SetMapIndex(iter.Key(), v)
+			m := reflect.MakeMapWithSize(t, src.Len())
+			iter := src.MapRange()
+			for iter.Next() {
+				if flatElem {
+					m.SetMapIndex(iter.Key(), iter.Value())
+					continue
+				}
+				v := reflect.New(t.Elem()).Elem()
+				elem.copy(v, iter.Value())
+				m.SetMapIndex(iter.Key(), v)
+			}
+			dst.Set(m)
 		}
-		dst.Set(m)
 	case reflect.Struct:
-		for i := range src.NumField() {
-			deepCopy(dst.Field(i), src.Field(i))
+		type part struct {
+			i    int
+			flat bool
+			copy *copier
 		}
-	default:
-		dst.Set(src)
+		parts := make([]part, t.NumField())
+		for i := range parts {
+			ft := t.Field(i).Type
+			parts[i] = part{i: i, flat: flat(ft), copy: copierFor(ft)}
+		}
+		return func(dst, src reflect.Value) {
+			dst.Set(src) // the flat fields at once
+			for _, p := range parts {
+				if !p.flat {
+					f := dst.Field(p.i)
+					f.SetZero()
+					p.copy.copy(f, src.Field(p.i))
+				}
+			}
+		}
 	}
+	return func(dst, src reflect.Value) { dst.Set(src) }
 }

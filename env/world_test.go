@@ -311,3 +311,29 @@ func TestClone(t *testing.T) {
 }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+type freshType struct {
+	Items []counter  `json:"items"`
+	Self  *freshType `json:"self"`
+}
+
+// Goroutines cloning a type never cloned before share its copier safely
+// (run with -race).
+func TestCloneConcurrently(t *testing.T) {
+	s := &freshType{Items: []counter{{"C-1", 1, []string{"a"}}}, Self: &freshType{}}
+	done := make(chan *freshType)
+	for range 8 {
+		go func() {
+			c, err := Clone(s)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- c
+		}()
+	}
+	for range 8 {
+		if c := <-done; c == nil || !cmp.Equal(s, c) {
+			t.Errorf("clone %+v, want %+v", c, s)
+		}
+	}
+}

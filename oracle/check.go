@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -20,76 +21,35 @@ type CheckResult struct {
 }
 
 // Check re-runs cases and compares them with the store. It never writes to
-// the store. Baselines that sel selects but no case has are obsolete.
+// the store. Baselines that sel selects but no case has are obsolete. Each
+// case is compared as soon as its runs are over, by the worker that ran it,
+// and only its report entry is kept (with its fresh artifacts when it does
+// not match), so memory does not grow with the runs of the unchanged cases.
 func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
 	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
-	runs := runAll(ctx, cases, opts)
+	reports := make([]*CaseReport, len(cases))
+	var mu sync.Mutex // guards res.Fresh and res.Traces
+	eachCase(ctx, cases, opts, true, func(i int, run caseRun) {
+		c, fresh := cases[i], run.fresh
+		cr, keep := compareCase(store, c, fresh, run.err)
+		cr.Elapsed = run.elapsed
+		reports[i] = cr
+		if keep != keepNothing {
+			mu.Lock()
+			res.Fresh[c.Key] = fresh.Entry
+			if keep == keepTrace {
+				res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
+			}
+			mu.Unlock()
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	known := map[baseline.Key]bool{}
+	known := make(map[baseline.Key]bool, len(cases))
 	for i, c := range cases {
 		known[c.Key] = true
-		cr := newCaseReport(c.Key)
-		res.Report.Cases = append(res.Report.Cases, cr)
-		run := runs[i]
-		cr.Elapsed = run.elapsed
-		if run.err != nil {
-			cr.Status, cr.Error = StatusError, run.err.Error()
-			continue
-		}
-		fresh := run.fresh
-		cr.NewVerdict = fresh.Outcome.Result.Verdict
-		reward := fresh.Outcome.Result.Reward
-		cr.NewReward = &reward
-		cr.Violations = fresh.Outcome.Result.Violations
-		keep := func() {
-			res.Fresh[c.Key] = fresh.Entry
-			res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
-		}
-		if fresh.Divergence != nil {
-			cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
-			keep()
-			continue
-		}
-		frozen, err := store.Read(c.Key)
-		switch {
-		case errors.Is(err, baseline.ErrNotFound):
-			cr.Status = StatusMissing
-			keep()
-			continue
-		case err != nil:
-			cr.Status, cr.Error = StatusError, err.Error()
-			continue
-		}
-		old := factsOf(frozen.Result)
-		cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
-		changed := false
-		for _, name := range c.files() {
-			if frozen.File(name) == nil {
-				// the case wants a file its baseline lacks (an artifact
-				// added since it was recorded): missing, record adds it
-				cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
-				continue
-			}
-			if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
-				cr.Files = append(cr.Files, d)
-				changed = true
-			}
-		}
-		switch {
-		case len(cr.Files) == 0:
-			cr.Status = StatusUnchanged
-			continue
-		case !changed:
-			cr.Status = StatusMissing
-			res.Fresh[c.Key] = fresh.Entry
-			continue
-		}
-		cr.Status = StatusChanged
-		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-		cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
-		keep()
+		res.Report.Cases = append(res.Report.Cases, reports[i])
 	}
 	obsolete, err := obsoleteKeys(store, known, sel)
 	if err != nil {
@@ -102,6 +62,78 @@ func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selecti
 	}
 	res.Report.finish()
 	return res, nil
+}
+
+// What a check keeps of a case's fresh runs.
+type keeping int
+
+const (
+	keepNothing keeping = iota
+	keepFresh           // the fresh artifacts
+	keepTrace           // the fresh artifacts and the first run's trace
+)
+
+// compareCase reports one case from its fresh runs (or the error that
+// stopped them) and the store's baseline, and says what of the fresh runs
+// belongs in the check's result.
+func compareCase(store *baseline.Store, c Case, fresh *Fresh, runErr error) (*CaseReport, keeping) {
+	cr := newCaseReport(c.Key)
+	if runErr != nil {
+		cr.Status, cr.Error = StatusError, runErr.Error()
+		return cr, keepNothing
+	}
+	cr.NewVerdict = fresh.Outcome.Result.Verdict
+	reward := fresh.Outcome.Result.Reward
+	cr.NewReward = &reward
+	cr.Violations = fresh.Outcome.Result.Violations
+	if fresh.Divergence != nil {
+		cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
+		return cr, keepTrace
+	}
+	frozen, err := store.ReadLike(c.Key, fresh.Entry)
+	switch {
+	case errors.Is(err, baseline.ErrNotFound):
+		cr.Status = StatusMissing
+		return cr, keepTrace
+	case err != nil:
+		cr.Status, cr.Error = StatusError, err.Error()
+		return cr, keepNothing
+	}
+	changed := false
+	for _, name := range c.files() {
+		if frozen.File(name) == nil {
+			// the case wants a file its baseline lacks (an artifact
+			// added since it was recorded): missing, record adds it
+			cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
+			continue
+		}
+		if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
+			cr.Files = append(cr.Files, d)
+			changed = true
+		}
+	}
+	var old resultFacts
+	if r := fresh.Outcome.Result; len(cr.Files) == 0 && r.Verdict != "" {
+		// the baseline's result.json holds the fresh result's bytes: no
+		// need to decode them
+		old = resultFacts{verdict: r.Verdict, reward: &reward, toolErrors: r.ToolErrors}
+	} else {
+		old = factsOf(frozen.Result)
+	}
+	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
+	switch {
+	case len(cr.Files) == 0:
+		cr.Status = StatusUnchanged
+		return cr, keepNothing
+	case !changed:
+		cr.Status = StatusMissing
+		return cr, keepFresh
+	}
+	cr.Status = StatusChanged
+	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
+	cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
+	cr.Checks = checkStates(frozen.Result, fresh.Entry.Result)
+	return cr, keepTrace
 }
 
 func newCaseReport(k baseline.Key) *CaseReport {

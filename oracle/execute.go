@@ -80,8 +80,10 @@ func (d *Divergence) String() string {
 	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
 }
 
-// runCase runs c opts.Repeat times and compares the runs.
-func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
+// runCase runs c opts.Repeat times and compares the runs. Only the first
+// run builds a trace, and only when keepTrace is set: the later runs are
+// compared by their baseline files alone.
+func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh, error) {
 	resolve := opts.Resolve
 	if resolve == nil {
 		resolve = runner.Resolve
@@ -94,6 +96,7 @@ func runCase(ctx context.Context, c Case, opts Options) (*Fresh, error) {
 		if err != nil {
 			return nil, err
 		}
+		cfg.ResultOnly = i > 1 || !keepTrace
 		o, err := runner.Run(ctx, c.Env, c.Task, agent, cfg)
 		if err != nil {
 			return nil, err
@@ -119,15 +122,16 @@ type caseRun struct {
 	elapsed time.Duration // the case's runs, wall clock
 }
 
-// runAll runs the cases with opts.Jobs workers and returns their results in
-// the cases' order.
-func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
-	out := make([]caseRun, len(cases))
+// eachCase runs the cases with opts.Jobs workers and hands each case's
+// outcome to done as soon as its runs are over, on the worker's goroutine:
+// at most opts.Jobs cases are in flight, and what done does not keep is
+// garbage at once. A case not started when ctx ends gets ctx's cause.
+func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, done func(i int, r caseRun)) {
 	jobs := max(opts.Jobs, 1)
 	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		done int
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		finished int
 	)
 	next := make(chan int)
 	for w := 0; w < min(jobs, len(cases)); w++ {
@@ -136,12 +140,12 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 			defer wg.Done()
 			for i := range next {
 				start := time.Now()
-				f, err := runCase(ctx, cases[i], opts)
-				out[i] = caseRun{f, err, time.Since(start)}
+				f, err := runCase(ctx, cases[i], opts, keepTrace)
+				done(i, caseRun{f, err, time.Since(start)})
 				if opts.Progress != nil {
 					mu.Lock()
-					done++
-					opts.Progress.Done(done, len(cases), cases[i].Key)
+					finished++
+					opts.Progress.Done(finished, len(cases), cases[i].Key)
 					mu.Unlock()
 				}
 			}
@@ -149,7 +153,7 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	}
 	for i := range cases {
 		if ctx.Err() != nil {
-			out[i] = caseRun{err: context.Cause(ctx)}
+			done(i, caseRun{err: context.Cause(ctx)})
 			continue
 		}
 		next <- i
@@ -159,5 +163,4 @@ func runAll(ctx context.Context, cases []Case, opts Options) []caseRun {
 	if opts.Progress != nil && len(cases) > 0 {
 		opts.Progress.End()
 	}
-	return out
 }

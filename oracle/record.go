@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -67,6 +68,10 @@ type RecordOptions struct {
 	Prune bool
 }
 
+// writeJobs is how many goroutines write baselines at once: writing is
+// bound by fsync, not by the CPU.
+const writeJobs = 8
+
 // Record runs each case at least twice and freezes the artifacts of the
 // cases whose runs agree, writing only the files that changed. A case whose
 // runs differ is refused. When any case fails to run, nothing is written
@@ -84,51 +89,67 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	}
 	defer unlock()
 
-	runs := runAll(ctx, cases, opts.Options)
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	rep := &RecordReport{}
-	failed := false
-	for i, c := range cases {
-		rc := RecordedCase{Case: c.Key.String()}
-		switch run := runs[i]; {
+	// keep only what freezing needs of each case: its report line and entry
+	rep := &RecordReport{Cases: make([]RecordedCase, len(cases))}
+	entries := make([]baseline.Entry, len(cases))
+	var failed atomic.Bool
+	eachCase(ctx, cases, opts.Options, false, func(i int, run caseRun) {
+		rc := RecordedCase{Case: cases[i].Key.String()}
+		switch {
 		case run.err != nil:
 			rc.Status, rc.Error = RecordError, run.err.Error()
-			failed = true
+			failed.Store(true)
 		case run.fresh.Divergence != nil:
 			rc.Status, rc.Divergence = RecordRefused, run.fresh.Divergence
 			rc.Verdict = run.fresh.Outcome.Result.Verdict
 		default:
 			rc.Status = RecordNotWritten // until it is written or kept
 			rc.Verdict = run.fresh.Outcome.Result.Verdict
+			entries[i] = run.fresh.Entry
 		}
-		rep.Cases = append(rep.Cases, rc)
+		rep.Cases[i] = rc
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, context.Cause(ctx)
 	}
-	if failed {
+	if failed.Load() {
 		return rep, nil // nothing is written when a case failed to run
 	}
 	known := map[baseline.Key]bool{}
+	var writes []baseline.Keyed
+	var at []int // the case of each write
 	for i, c := range cases {
 		known[c.Key] = true
-		rc := &rep.Cases[i]
-		if rc.Status == RecordRefused {
-			continue
+		if rep.Cases[i].Status != RecordRefused {
+			writes = append(writes, baseline.Keyed{Key: c.Key, Entry: entries[i]})
+			at = append(at, i)
 		}
-		res, err := store.Write(c.Key, runs[i].fresh.Entry)
-		if err != nil {
-			// Stop here: the cases before are written or kept, this one
-			// failed (its files each old or new), the rest not written.
+	}
+	entries = nil
+	results, stopped, err := store.WriteAll(writes, writeJobs)
+	for w, i := range at {
+		rc := &rep.Cases[i]
+		switch {
+		case stopped >= 0 && w > stopped:
+			// not written: record stopped at an error
+		case w == stopped:
+			// the cases before are written or kept, this one failed (its
+			// files each old or new), the rest not written
 			rc.Status, rc.Error = RecordError, strings.TrimPrefix(err.Error(), "record "+rc.Case+": ")
-			if res == baseline.Written {
+			if results[w] == baseline.Written {
 				rc.Error += " (some of its files were replaced before the failure)"
 			}
-			return rep, nil
-		}
-		rc.Status = RecordKept
-		if res == baseline.Written {
+		case results[w] == baseline.Written:
 			rc.Status = RecordWrote
+		default:
+			rc.Status = RecordKept
 		}
+	}
+	switch {
+	case stopped >= 0:
+		return rep, nil
+	case err != nil:
+		return rep, err
 	}
 	obsolete, err := obsoleteKeys(store, known, sel)
 	if err != nil {

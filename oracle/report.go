@@ -50,6 +50,9 @@ type CaseReport struct {
 	// baseline's.
 	ToolErrors    []ToolError `json:"toolErrors,omitempty"`
 	OldToolErrors int         `json:"oldToolErrors,omitempty"`
+	// Checks are the checks of a changed case, as the baseline and the
+	// fresh run grade them.
+	Checks []CheckState `json:"checks,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
@@ -42,8 +43,9 @@ type bwrapPlan struct {
 type bind struct{ src, dst string }
 
 // args is the bwrap command line for an agent with the working folder work
-// and the home home, both bound writable, up to the command.
-func (p *bwrapPlan) args(work, home string) []string {
+// and the home home, both bound writable, up to the command; bwrap writes
+// its information on the descriptor infoFD.
+func (p *bwrapPlan) args(work, home string, infoFD int) []string {
 	args := bwrapBase(p.net)
 	for _, h := range p.hide {
 		args = append(args, "--tmpfs", h)
@@ -60,7 +62,7 @@ func (p *bwrapPlan) args(work, home string) []string {
 	if work != home {
 		args = append(args, "--bind", work, work)
 	}
-	return append(args, "--chdir", work, "--")
+	return append(args, "--chdir", work, "--info-fd", strconv.Itoa(infoFD), "--")
 }
 
 // planBwrap decides what the agent running command with environ sees.

@@ -2,8 +2,6 @@ package runner
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
@@ -41,19 +39,7 @@ func TestCallsArtifact(t *testing.T) {
 			if diff := cmp.Diff(string(got), string(again)); diff != "" {
 				t.Errorf("calls.json differs between rollouts:\n%s", diff)
 			}
-			path := filepath.Join("testdata", "golden", tt.name)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", tt.name, diff)
-			}
+			golden(t, tt.name, got)
 		})
 	}
 }

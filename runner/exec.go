@@ -104,6 +104,7 @@ type process struct {
 	temp string // the temporary folder removed when the agent ends, if any
 	// sandboxed: the leader is bwrap, which passes on the agent's status
 	sandboxed bool
+	nsInit    chan int // the host PID of the namespace's init, or 0
 
 	stdin  *os.File // the runner's end of the agent's stdin
 	stdout *os.File // the runner's end of the agent's stdout
@@ -186,17 +187,16 @@ func startProcess(a *execAgent) (p *process, err error) {
 		return nil, fmt.Errorf("exec agent: %w", err)
 	}
 	cmd := exec.Command("/bin/sh", "-c", cfg.Command)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.Stdin, cmd.Stdout = inR, outW
+	var infoR, infoW *os.File
 	if a.plan != nil {
-		// The protocol's pipes reach the agent as descriptors 3 and 4,
-		// which bwrap's own processes close: were they its stdin and
-		// stdout, bwrap would hold them open, and an agent that closes
-		// its stdin would not be seen to.
+		if infoR, infoW, err = pipe(); err != nil {
+			return nil, fmt.Errorf("exec agent: %w", err)
+		}
 		p.sandboxed = true
-		cmd = exec.Command(a.bwrap, append(a.plan.args(p.dir, home),
-			"/bin/sh", "-c", `exec /bin/sh -c "$0" <&3 >&4 3<&- 4>&-`, cfg.Command)...)
-		cmd.Stderr, cmd.ExtraFiles = errW, []*os.File{inR, outW}
+		cmd = bwrapCommand(a, p.dir, home, inR, outW, infoW)
 	}
+	cmd.Stderr = errW
 	// bwrap's own environment is visible inside (its init's): it gets
 	// only the agent's
 	cmd.Dir, cmd.Env = p.dir, cfg.environ(home)
@@ -209,6 +209,16 @@ func startProcess(a *execAgent) (p *process, err error) {
 	inR.Close()
 	outW.Close()
 	errW.Close()
+	p.nsInit = make(chan int, 1)
+	if infoW != nil {
+		infoW.Close()
+		go func() {
+			p.nsInit <- readNamespaceInit(infoR)
+			infoR.Close()
+		}()
+	} else {
+		p.nsInit <- 0
+	}
 	p.cmd, p.pgid = cmd, cmd.Process.Pid
 	p.stdin, p.stdout, p.stderrFile = inW, outR, errR
 	go func() {
@@ -406,6 +416,7 @@ func (p *process) finish() {
 	}
 	p.kill()
 	<-p.exited
+	reapNamespace(<-p.nsInit)
 	reapGroup(p.pgid)
 	close(p.quit)
 	p.stdout.Close()

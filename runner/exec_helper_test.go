@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestMain lets the test binary act as an exec agent: with
@@ -74,6 +76,15 @@ func helperAgent(mode string) int {
 				return 0
 			}
 		}
+	case "dial":
+		// dials ORACLE_TEST_DIAL over TCP and says what happened
+		c, err := net.DialTimeout("tcp", os.Getenv("ORACLE_TEST_DIAL"), 5*time.Second)
+		if err != nil {
+			send(map[string]any{"type": "output", "output": "no connection: " + err.Error()})
+			break
+		}
+		c.Close()
+		send(map[string]any{"type": "output", "output": "connected"})
 	case "start":
 		// echoes the start message back as the output
 		send(map[string]any{"type": "output", "output": start})

@@ -51,3 +51,21 @@ func reapGroup(pgid int) {
 		pause = min(2*pause, 10*time.Millisecond)
 	}
 }
+
+// reapNamespace waits for the init of a sandbox's PID namespace, whose
+// bwrap has been reaped. Either bwrap reaped it, and with it every process
+// of the namespace, or it is the runner's child now and dies of bwrap's
+// death: its exit comes only once the kernel has killed every process of
+// the namespace. Nothing of the agent survives the wait.
+func reapNamespace(pid int) {
+	if pid <= 0 || !subreaper.ok {
+		return
+	}
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			return // reaped, or ECHILD: not the runner's child
+		}
+	}
+}

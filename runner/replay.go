@@ -2,11 +2,17 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-oracle/oracle/env"
 )
 
 // Recording is what a recorded trace holds for a replay: the script of its
@@ -17,6 +23,12 @@ type Recording struct {
 	Script      Script
 	Environment string
 	Task        string
+	// OutputFrom is the file the final output was read from when the trace
+	// has no agent_output event (the original runner's traces): a
+	// result.json beside the trace. Empty when the output is the trace's.
+	OutputFrom string
+	// hasOutput is set when the trace has an agent_output event.
+	hasOutput bool
 }
 
 // Target returns the environment and task the trace at path replays: the
@@ -46,13 +58,24 @@ func (r *Recording) Target(path, envName, taskID string) (string, string, error)
 	return e, t, nil
 }
 
-// ReadTrace reads a recorded trace for a replay. See ParseTrace.
+// ReadTrace reads a recorded trace for a replay. See ParseTrace. A trace
+// with no agent_output event, as the original TypeScript runner writes
+// them (only tool_call and tool_result), takes its final output from the
+// agentOutput of the result.json beside it (see ReadBesideOutput), and
+// names that file in OutputFrom.
 func ReadTrace(path string) (*Recording, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
-	return ParseTrace(path, data)
+	rec, err := ParseTrace(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := rec.ReadBesideOutput(path); err != nil {
+		return nil, err
+	}
+	return rec, nil
 }
 
 // ParseTrace parses a recorded trace: oracle's trace.jsonl or the original
@@ -93,6 +116,7 @@ func ParseTrace(name string, data []byte) (*Recording, error) {
 			}
 			rec.Script.Calls = append(rec.Script.Calls, c)
 		case "agent_output":
+			rec.hasOutput = true
 			if len(ev.Output) > 0 && string(ev.Output) != "null" {
 				var buf bytes.Buffer
 				if err := json.Compact(&buf, ev.Output); err != nil {
@@ -213,3 +237,115 @@ func eachArrayEvent(data []byte, f func(raw []byte) error) (int, error) {
 	}
 	return 0, nil
 }
+
+// MaxResultBytes bounds a result.json a replay reads beside its trace.
+const MaxResultBytes = 64 << 20
+
+// ReadBesideOutput gives a recording whose trace (at path) has no
+// agent_output event the final output of the run it came from: the
+// agentOutput of <NAME>.result.json beside a trace called
+// <NAME>.trace.jsonl or <NAME>.tool-events.json, or else of result.json in
+// the same folder (the original runner's run folder). It sets OutputFrom
+// to that file when its agentOutput is not null. No such file leaves the
+// recording as it is; a file that is not a regular file or not a result
+// is an error naming it.
+func (r *Recording) ReadBesideOutput(path string) error {
+	if r.hasOutput {
+		return nil
+	}
+	for _, name := range besideResults(path) {
+		info, err := os.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", path, err)
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("replay %s: %s is not a regular file; the trace has no final output, and a replay reads it from the result.json beside it: replace or remove it", path, name)
+		}
+		out, err := readAgentOutput(name)
+		if err != nil {
+			return fmt.Errorf("replay %s: the trace has no final output, and %s beside it %v; fix or remove it", path, name, err)
+		}
+		if out != nil {
+			r.Script.Output, r.OutputFrom = out, name
+		}
+		return nil
+	}
+	return nil
+}
+
+// besideResults lists where the result.json of the trace at path may be.
+func besideResults(path string) []string {
+	dir, base := filepath.Split(path)
+	var out []string
+	for _, suffix := range []string{".trace.jsonl", ".tool-events.json"} {
+		if stem, ok := strings.CutSuffix(base, suffix); ok && stem != "" {
+			out = append(out, filepath.Join(dir, stem+".result.json"))
+		}
+	}
+	return append(out, filepath.Join(dir, "result.json"))
+}
+
+// readAgentOutput reads the agentOutput of a result.json, compacted; nil
+// when it is null or absent.
+func readAgentOutput(name string) (json.RawMessage, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxResultBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxResultBytes {
+		return nil, fmt.Errorf("is over %d bytes", MaxResultBytes)
+	}
+	var res struct {
+		AgentOutput json.RawMessage `json:"agentOutput"`
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &res); err != nil {
+		return nil, fmt.Errorf("is not a result.json: %v", err)
+	}
+	if len(res.AgentOutput) == 0 || string(res.AgentOutput) == "null" {
+		return nil, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, res.AgentOutput); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ReplayAgent returns the agent that plays rec. When its final output came
+// from a result.json beside the trace (rec.OutputFrom), the agent says so
+// in the run's trace.jsonl (a replay_output event naming the file) and Run
+// names the file in run.json (agentOutputFrom).
+func ReplayAgent(rec *Recording) env.Agent {
+	a := ScriptAgent(rec.Script)
+	if rec.OutputFrom == "" {
+		return a
+	}
+	return &replayAgent{Agent: a, outputFrom: rec.OutputFrom}
+}
+
+type replayAgent struct {
+	env.Agent
+	outputFrom string
+}
+
+func (a *replayAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
+	in.Log("replay_output", map[string]any{
+		"from": a.outputFrom,
+		"why":  "the trace has no agent_output event; the final output is the agentOutput of this file",
+	})
+	return a.Agent.Run(ctx, in)
+}
+
+// OutputFrom names the file the agent's final output was read from.
+func (a *replayAgent) OutputFrom() string { return a.outputFrom }
+
+// outputSource is an agent whose final output was read from a file.
+type outputSource interface{ OutputFrom() string }

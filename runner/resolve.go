@@ -47,7 +47,7 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ScriptAgent(rec.Script), nil
+		return ReplayAgent(rec), nil
 	}
 	if a, ok := e.Agent(ref); ok {
 		return a, nil

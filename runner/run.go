@@ -33,6 +33,11 @@ type Config struct {
 	Agent string
 	// Clock returns the time for run.json and the trace; nil means time.Now.
 	Clock func() time.Time
+	// ResultOnly skips run.json and trace.jsonl: the Outcome's
+	// Artifacts.Run and Artifacts.Trace stay nil and agents' Log events are
+	// dropped. For callers that keep only the baseline files (check,
+	// record), which then do not pay for building the others.
+	ResultOnly bool
 }
 
 func (c Config) withDefaults() Config {
@@ -89,6 +94,9 @@ type RunInfo struct {
 	// for other agents. It is recorded here only: what the machine has
 	// must not change result.json or state-diff.json.
 	Sandbox SandboxMode `json:"sandbox,omitempty"`
+	// AgentOutputFrom names the file a replay read its final output from,
+	// when its trace had none (the original runner's traces).
+	AgentOutputFrom string `json:"agentOutputFrom,omitempty"`
 }
 
 // RunConfig is the resolved configuration recorded in run.json.
@@ -110,7 +118,10 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	}
 	started := cfg.Clock()
 	runID := newRunID(started)
-	trace := newTrace(cfg.Clock)
+	var trace *Trace // nil: no trace is kept
+	if !cfg.ResultOnly {
+		trace = newTrace(cfg.Clock)
+	}
 	rc := RunConfig{MaxToolCalls: cfg.MaxToolCalls, TimeoutMs: cfg.Timeout.Milliseconds(), Agent: cfg.Agent}
 	tools := world.Tools()
 	trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", tools))
@@ -193,6 +204,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
 		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
 	}
+	if src, ok := agent.(outputSource); ok {
+		info.AgentOutputFrom = src.OutputFrom()
+	}
 	if sb, ok := agent.(interface{ SandboxMode() SandboxMode }); ok {
 		info.Sandbox = sb.SandboxMode()
 	}
@@ -203,11 +217,14 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if o.Artifacts.StateDiff, err = diff.Marshal(); err != nil {
 		return nil, fmt.Errorf("run %s %s: state-diff.json: %w", e.Name(), task.ID, err)
 	}
-	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
-		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
-	}
 	if o.Artifacts.Calls, err = marshalCalls(s.log); err != nil {
 		return nil, fmt.Errorf("run %s %s: calls.json: %w", e.Name(), task.ID, err)
+	}
+	if cfg.ResultOnly {
+		return o, nil
+	}
+	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
+		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
 	}
 	o.Artifacts.Trace = trace.Bytes()
 	return o, nil
@@ -309,7 +326,9 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	}
 	s.calls++
 	callID := s.calls
-	s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	if s.trace != nil {
+		s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+	}
 	s.mu.Unlock()
 
 	start := s.clock()
@@ -321,7 +340,9 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 		s.errors++
 	}
 	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
-	s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+	if s.trace != nil {
+		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+	}
 	return env.ToolResult{Output: out, IsError: isErr}
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -46,19 +47,25 @@ func TestGoldenArtifacts(t *testing.T) {
 	e := newToy(t, toyVerifier(setToFive), nil)
 	o := run(t, e, solveToy, Config{Agent: "toy"})
 	for name, got := range map[string][]byte{"toy.result.json": o.Artifacts.Result, "toy.state-diff.json": o.Artifacts.StateDiff} {
-		path := filepath.Join("testdata", "golden", name)
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
+		golden(t, name, got)
+	}
+}
+
+// golden compares got with testdata/golden/name, which -update rewrites.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", name, diff)
-		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
 	}
 }
 
@@ -279,5 +286,33 @@ func TestScriptAgentGoesOnAfterFailedCalls(t *testing.T) {
 	o := run(t, e, ScriptAgent(s), Config{})
 	if o.Result.ToolCalls != 3 || o.Result.ToolErrors != 2 || !o.Result.Passed || string(o.Result.AgentOutput) != `"done"` {
 		t.Errorf("result = %s", o.Artifacts.Result)
+	}
+}
+
+// A rollout with ResultOnly gives the same result.json and state-diff.json
+// as a full one, and builds neither run.json nor trace.jsonl; an agent's Log
+// is still safe to call.
+func TestResultOnly(t *testing.T) {
+	e := newToy(t, toyVerifier(setToFive), nil)
+	logging := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		in.Log("thinking", map[string]any{"about": "C-1"})
+		return solveToy(ctx, in)
+	})
+	full := run(t, e, logging, Config{Agent: "toy"})
+	lean := run(t, e, logging, Config{Agent: "toy", ResultOnly: true})
+	if diff := cmp.Diff(string(full.Artifacts.Result), string(lean.Artifacts.Result)); diff != "" {
+		t.Errorf("result.json differs:\n%s", diff)
+	}
+	if diff := cmp.Diff(string(full.Artifacts.StateDiff), string(lean.Artifacts.StateDiff)); diff != "" {
+		t.Errorf("state-diff.json differs:\n%s", diff)
+	}
+	if diff := cmp.Diff(string(full.Artifacts.Calls), string(lean.Artifacts.Calls)); diff != "" || lean.Artifacts.Calls == nil {
+		t.Errorf("calls.json differs:\n%s", diff)
+	}
+	if lean.Artifacts.Run != nil || lean.Artifacts.Trace != nil {
+		t.Errorf("run.json %q and trace.jsonl %q built with ResultOnly", lean.Artifacts.Run, lean.Artifacts.Trace)
+	}
+	if !bytes.Contains(full.Artifacts.Trace, []byte(`"type":"thinking"`)) {
+		t.Errorf("the full trace lacks the agent's event:\n%s", full.Artifacts.Trace)
 	}
 }

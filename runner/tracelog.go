@@ -15,6 +15,9 @@ var reservedEvents = map[string]bool{
 // dropped; a reserved (or empty) type is recorded as agent_log with the
 // requested type in "event", which replaces a field of that name.
 func (t *Trace) log(typ string, fields map[string]any) {
+	if t == nil {
+		return
+	}
 	reserved := reservedEvents[typ] || typ == ""
 	keys := make([]string, 0, len(fields))
 	for k := range fields {

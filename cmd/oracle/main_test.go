@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/command"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -81,6 +82,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("SILO_REF", referenceDir())
+			// the folder of the oracle command alone, for a PATH without bwrap
+			e.Setenv("ORACLEBIN", filepath.SplitList(os.Getenv("PATH"))[0])
 			e.Setenv("ORACLE_ROOT", root)
 			// The go command, for scripts that build a project: this
 			// machine's caches, and no network.
@@ -91,6 +94,11 @@ func TestScripts(t *testing.T) {
 		},
 		// [reference] holds when the original runner's artifacts are at hand.
 		Condition: func(cond string) (bool, error) {
+			if cond == "bwrap" {
+				// [bwrap] holds when the exec: sandbox works here
+				_, err := runner.BwrapStatus()
+				return err == nil, nil
+			}
 			if cond != "reference" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}

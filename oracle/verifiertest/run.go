@@ -119,6 +119,7 @@ func verifierNames(e env.Environment) map[string]string {
 // play runs one candidate and classifies its outcome.
 func play(ctx context.Context, e env.Environment, t env.Task, c Candidate, cfg runner.Config) (Outcome, error) {
 	cfg.Agent = "candidate:" + c.Name
+	cfg.ResultOnly = true
 	ro, err := runner.Run(ctx, e, t, runner.ScriptAgent(c.Script()), cfg)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("candidate %q of %s %s: %w", c.Name, e.Name(), t.ID, err)

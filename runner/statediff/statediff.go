@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,11 +84,12 @@ func Compute(before, after []byte) (*Diff, error) {
 	}
 	d := &Diff{Scalars: []Change{}, Collections: map[string]*Collection{}}
 	for _, key := range unionKeys(a, b) {
-		av, aok := a[key]
-		bv, bok := b[key]
+		at, aok := a[key]
+		bt, bok := b[key]
+		av, bv := at.raw, bt.raw
 		if aok && bok {
-			am, aColl := members(av)
-			bm, bColl := members(bv)
+			am, aColl := at.members()
+			bm, bColl := bt.members()
 			if aColl && bColl && kindOf(av) == kindOf(bv) {
 				c, err := diffCollection(am, bm)
 				if err != nil {
@@ -119,15 +121,97 @@ func Compute(before, after []byte) (*Diff, error) {
 // Marshal writes the diff as state-diff.json bytes.
 func (d *Diff) Marshal() ([]byte, error) { return canon.Marshal(d) }
 
-func topLevel(data []byte) (map[string]json.RawMessage, error) {
-	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+// topValue is a top-level value of a state; an array's members by id are
+// found as the array is scanned.
+type topValue struct {
+	raw   json.RawMessage
+	list  []entry // an array's members, sorted by id
+	array bool    // raw is an array scanned for members
+	coll  bool    // the array is a collection
+}
+
+// members returns the value's members sorted by id, or false when it is not
+// a collection.
+func (v topValue) members() ([]entry, bool) {
+	if v.array {
+		return v.list, v.coll
+	}
+	return members(v.raw)
+}
+
+// topLevel splits a state into its top-level values in one validating pass.
+func topLevel(data []byte) (map[string]topValue, error) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
 		return nil, fmt.Errorf("not a JSON object")
 	}
-	if !json.Valid(data) {
-		var v any
-		return nil, json.Unmarshal(data, &v)
+	out := map[string]topValue{}
+	end, err := walkTop(data, i, out)
+	if err == nil && skipSpace(data, end) != len(data) {
+		err = errScan
 	}
-	return objectMap(data)
+	if err != nil {
+		// the scanner only knows that the JSON is malformed; encoding/json
+		// says where and why
+		var v any
+		if uerr := json.Unmarshal(data, &v); uerr != nil {
+			return nil, uerr
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// walkTop scans the object at data[i] into out and returns the index after
+// it. A later duplicate key wins, as encoding/json decides.
+func walkTop(data []byte, i int, out map[string]topValue) (int, error) {
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return 0, errScan
+		}
+		kend, escaped, err := skipString(data, i)
+		if err != nil {
+			return 0, err
+		}
+		key, err := decodeKey(data[i:kend], escaped)
+		if err != nil {
+			return 0, err
+		}
+		i = skipSpace(data, kend)
+		if i >= len(data) || data[i] != ':' {
+			return 0, errScan
+		}
+		i = skipSpace(data, i+1)
+		var v topValue
+		var vend int
+		if i < len(data) && data[i] == '[' {
+			var list []entry
+			var ok bool
+			if vend, list, ok, err = arrayMembers(data, i, 2); err != nil {
+				return 0, err
+			}
+			v = topValue{raw: data[i:vend], list: list, array: true, coll: ok}
+		} else {
+			if vend, err = scanValue(data, i, 1); err != nil {
+				return 0, err
+			}
+			v = topValue{raw: data[i:vend]}
+		}
+		out[key] = v
+		i = skipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return i + 1, nil
+		}
+		return 0, errScan
+	}
 }
 
 func unionKeys[V any](a, b map[string]V) []string {
@@ -144,50 +228,91 @@ func unionKeys[V any](a, b map[string]V) []string {
 	return keys
 }
 
-// members returns a collection's members by id, or false when v is not a
-// collection.
-func members(v json.RawMessage) (map[string]json.RawMessage, bool) {
+// entry is one member of a collection: its id and its raw value.
+type entry struct {
+	id  []byte // the id's text, decoded
+	raw []byte
+}
+
+// members returns a collection's members sorted by id, or false when v is
+// not a collection. Each member is scanned once: its id is found while the
+// scanner walks over it.
+func members(v json.RawMessage) ([]entry, bool) {
 	t := bytes.TrimSpace(v)
 	if len(t) == 0 {
 		return nil, false
 	}
 	switch t[0] {
 	case '{':
-		m, err := objectMap(t)
-		return m, err == nil
-	case '[':
-		m := map[string]json.RawMessage{}
-		err := eachItem(t, func(item []byte) error {
-			if item[0] != '{' {
-				return errScan
-			}
-			id, ok := stringID(item)
-			if !ok {
-				return errScan
-			}
-			if _, dup := m[id]; dup {
-				return errScan
-			}
-			m[id] = item
+		var list []entry
+		err := eachMember(t, func(k string, v []byte) error {
+			list = append(list, entry{[]byte(k), v})
 			return nil
 		})
-		return m, err == nil
+		if err != nil {
+			return nil, false
+		}
+		// a later duplicate key wins, as encoding/json decides
+		return sortEntries(list, true), true
+	case '[':
+		end, list, ok, err := arrayMembers(t, 0, 1)
+		if err != nil || !ok || skipSpace(t, end) != len(t) {
+			return nil, false
+		}
+		return list, true
 	}
 	return nil, false
 }
 
-func diffCollection(a, b map[string]json.RawMessage) (*Collection, error) {
+// sortEntries sorts list by id, stably (a no-op when it is sorted already,
+// as the states of most environments are). Members with the same id keep
+// the last when lastWins is set; otherwise they make the result nil.
+func sortEntries(list []entry, lastWins bool) []entry {
+	if list == nil {
+		list = []entry{}
+	}
+	sorted := true
+	for i := 1; i < len(list); i++ {
+		if bytes.Compare(list[i-1].id, list[i].id) >= 0 {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		return list
+	}
+	slices.SortStableFunc(list, func(a, b entry) int { return bytes.Compare(a.id, b.id) })
+	out := list[:0]
+	for i, m := range list {
+		if i+1 < len(list) && bytes.Equal(list[i+1].id, m.id) {
+			if !lastWins {
+				return nil
+			}
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// diffCollection merges two id-sorted member lists.
+func diffCollection(a, b []entry) (*Collection, error) {
 	c := &Collection{Added: []Member{}, Removed: []Member{}, Changed: []Changed{}}
-	for _, id := range unionKeys(a, b) {
-		av, aok := a[id]
-		bv, bok := b[id]
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
 		switch {
-		case !aok:
-			c.Added = append(c.Added, Member{ID: id, Value: canonical(bv, true)})
-		case !bok:
-			c.Removed = append(c.Removed, Member{ID: id, Value: canonical(av, true)})
-		case bytes.Equal(av, bv):
+		case j == len(b) || i < len(a) && bytes.Compare(a[i].id, b[j].id) < 0:
+			c.Removed = append(c.Removed, Member{ID: string(a[i].id), Value: canonical(a[i].raw, true)})
+			i++
+		case i == len(a) || bytes.Compare(b[j].id, a[i].id) < 0:
+			c.Added = append(c.Added, Member{ID: string(b[j].id), Value: canonical(b[j].raw, true)})
+			j++
 		default:
+			id, av, bv := string(a[i].id), a[i].raw, b[j].raw
+			i, j = i+1, j+1
+			if bytes.Equal(av, bv) {
+				continue
+			}
 			var changes []Change
 			if err := diffValues(&changes, "", av, bv, true, true); err != nil {
 				return nil, fmt.Errorf("member %s: %w", id, err)

@@ -1,0 +1,210 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// PendingDir holds the fresh artifacts of the cases a check found changed or
+// missing, waiting to be accepted or rejected, relative to the project root.
+// It is never committed.
+const PendingDir = ".silo/pending"
+
+// ObsoleteSuffix marks a pending removal: <TASK>.obsolete says that the
+// case's baseline has no case any more, and accepting it removes the
+// baseline.
+const ObsoleteSuffix = ".obsolete"
+
+// Pending is a folder of artifacts waiting to be accepted into a store, in
+// the store's layout (<env>/<agent>/<TASK>.result.json, …): the project's
+// .silo/pending, or the fresh/ folder of a check's --report-dir.
+type Pending struct {
+	store *Store
+}
+
+// OpenPending returns the pending folder of the project at projectDir.
+func OpenPending(projectDir string) *Pending {
+	return NewPending(filepath.Join(projectDir, PendingDir))
+}
+
+// NewPending returns the pending folder at root.
+func NewPending(root string) *Pending { return &Pending{store: &Store{Root: root}} }
+
+// Root is the folder.
+func (p *Pending) Root() string { return p.store.Root }
+
+// Write replaces the pending artifacts of k with e, atomically file by file,
+// and drops a pending removal of k.
+func (p *Pending) Write(k Key, e Entry) error {
+	if err := p.Remove(k); err != nil {
+		return err
+	}
+	if _, err := p.store.Write(k, e); err != nil {
+		return fmt.Errorf("pending %s: %w", k, err)
+	}
+	return nil
+}
+
+// MarkObsolete records that k's baseline has no case any more.
+func (p *Pending) MarkObsolete(k Key) error {
+	if err := p.Remove(k); err != nil {
+		return err
+	}
+	if err := p.store.writeAtomic(p.obsoletePath(k), nil); err != nil {
+		return fmt.Errorf("pending %s: %w", k, err)
+	}
+	return nil
+}
+
+func (p *Pending) obsoletePath(k Key) string {
+	return filepath.Join(p.store.Root, k.Env, k.Agent, k.Task+ObsoleteSuffix)
+}
+
+// Read returns the pending artifacts of k, or obsolete true for a pending
+// removal. It returns ErrNotFound when nothing is pending for k.
+func (p *Pending) Read(k Key) (e Entry, obsolete bool, err error) {
+	if err := k.Check(); err != nil {
+		return Entry{}, false, err
+	}
+	info, err := os.Lstat(p.obsoletePath(k))
+	switch {
+	case err == nil && info.Mode().IsRegular():
+		return Entry{}, true, nil
+	case err == nil:
+		return Entry{}, false, fmt.Errorf("pending %s is not a regular file; remove it", p.obsoletePath(k))
+	case !errors.Is(err, fs.ErrNotExist):
+		return Entry{}, false, fmt.Errorf("pending %s: %w", k, err)
+	}
+	e, err = p.store.Read(k)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return Entry{}, false, fmt.Errorf("pending: %w", err)
+	}
+	return e, false, err
+}
+
+// Remove deletes what is pending for k, if anything.
+func (p *Pending) Remove(k Key) error {
+	if err := p.store.Remove(k); err != nil {
+		return fmt.Errorf("pending: %w", err)
+	}
+	if err := os.Remove(p.obsoletePath(k)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("pending %s: %w", k, err)
+	}
+	for _, dir := range []string{filepath.Join(p.store.Root, k.Env, k.Agent), filepath.Join(p.store.Root, k.Env)} {
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+			os.Remove(dir)
+		}
+	}
+	return nil
+}
+
+// List returns the keys with something pending, sorted. A symlink in the
+// folder is an error: nothing is read through it.
+func (p *Pending) List() ([]Key, error) {
+	seen := map[Key]bool{}
+	root := p.store.Root
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == root {
+				return filepath.SkipDir
+			}
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("%s is a symlink; nothing is read through it: remove it", path)
+		}
+		rel, _ := filepath.Rel(root, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if d.IsDir() {
+			if len(parts) > 2 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if len(parts) != 3 {
+			return nil
+		}
+		task, ok := taskOf(parts[2])
+		if !ok {
+			task, ok = strings.CutSuffix(parts[2], ObsoleteSuffix)
+		}
+		if !ok || strings.HasPrefix(parts[2], ".") {
+			return nil
+		}
+		if k := (Key{parts[0], parts[1], task}); k.Check() == nil {
+			seen[k] = true
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("list pending artifacts in %s: %w", root, err)
+	}
+	keys := make([]Key, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	return keys, nil
+}
+
+// Accepted says what accepting one case did to the store.
+type Accepted struct {
+	Key Key `json:"-"`
+	// Case is the case's name, env/agent/task.
+	Case string `json:"case"`
+	// Wrote lists the artifact files written.
+	Wrote []string `json:"wrote,omitempty"`
+	// Obsolete is set when the baseline was removed because its case is
+	// gone.
+	Obsolete bool `json:"obsolete,omitempty"`
+}
+
+// Accept makes the store hold what p holds for each of keys, under the
+// store's lock, through its atomic writer: the pending artifacts replace
+// the baseline's files (a file not pending is kept), and a pending removal
+// removes the baseline. It stops at the
+// first error and returns what it did until then.
+func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
+	unlock, err := s.Lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var out []Accepted
+	for _, k := range keys {
+		e, obsolete, err := p.Read(k)
+		if err != nil {
+			return out, fmt.Errorf("accept %s: %w", k, err)
+		}
+		a := Accepted{Key: k, Case: k.String(), Obsolete: obsolete}
+		for _, name := range Files {
+			data := e.File(name)
+			if data == nil {
+				// not pending (check compared only some artifacts): the
+				// baseline's file stays
+				continue
+			}
+			path := s.Path(k, name)
+			old, readErr := readArtifact(path, data)
+			if readErr == nil && string(old) == string(data) {
+				continue
+			}
+			if err := s.writeAtomic(path, data); err != nil {
+				return out, fmt.Errorf("accept %s: %w", k, err)
+			}
+			a.Wrote = append(a.Wrote, name)
+		}
+		if obsolete {
+			if err := s.Remove(k); err != nil {
+				return out, fmt.Errorf("accept %s: %w", k, err)
+			}
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}

@@ -1,0 +1,117 @@
+package baseline
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func entryOf(i int, v string) Entry {
+	return Entry{Result: []byte(fmt.Sprintf("{\"n\": %d, \"v\": %q}\n", i, v)), StateDiff: []byte("{}\n")}
+}
+
+// WriteAll writes what Write would, case by case in order, leaves no
+// temporary file, and keeps what already holds the same bytes.
+func TestWriteAll(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	var cases []Keyed
+	for i := range 40 {
+		cases = append(cases, Keyed{Key{[]string{"crm", "calendar"}[i%2], "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
+	}
+	check := func(want []WriteResult) {
+		t.Helper()
+		got, failed, err := s.WriteAll(cases, 4)
+		if err != nil || failed != -1 {
+			t.Fatalf("failed %d: %v", failed, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("results (-want +got):\n%s", diff)
+		}
+		for _, c := range cases {
+			e, err := s.Read(c.Key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.Entry, e); diff != "" {
+				t.Errorf("%s (-written +read):\n%s", c.Key, diff)
+			}
+		}
+	}
+	all := func(r WriteResult) []WriteResult {
+		out := make([]WriteResult, len(cases))
+		for i := range out {
+			out[i] = r
+		}
+		return out
+	}
+	check(all(Written))
+	check(all(Kept))
+	cases[7].Entry = entryOf(7, "b")
+	want := all(Kept)
+	want[7] = Written
+	check(want)
+	noTemporaryFiles(t, s.Root)
+}
+
+func noTemporaryFiles(t *testing.T, root string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			t.Errorf("temporary file left: %s", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A case that cannot be written stops WriteAll there, as Write case after
+// case would: the cases before it are in place, the ones after untouched,
+// and no temporary file is left.
+func TestWriteAllStopsAtTheFirstFailure(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	var cases []Keyed
+	for i := range 20 {
+		cases = append(cases, Keyed{Key{"crm", "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
+	}
+	// a folder stands where case 5's result.json goes
+	if err := os.MkdirAll(filepath.Join(s.Path(cases[5].Key, "result.json"), "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, failed, err := s.WriteAll(cases, 4)
+	if failed != 5 || err == nil || !strings.Contains(err.Error(), "TASK-005") {
+		t.Fatalf("failed %d, err %v; want case 5's error", failed, err)
+	}
+	for i, c := range cases {
+		_, rerr := os.Stat(s.Path(c.Key, "result.json"))
+		switch {
+		case i < 5 && (res[i] != Written || rerr != nil):
+			t.Errorf("case %d before the failure: %v, %v", i, res[i], rerr)
+		case i > 5 && (res[i] != Kept || rerr == nil):
+			t.Errorf("case %d after the failure was written", i)
+		}
+	}
+	noTemporaryFiles(t, s.Root)
+}
+
+// The first failing case in order is the error WriteAll returns.
+func TestWriteAllReportsTheFirstError(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	cases := []Keyed{
+		{Key{"crm", "solver", "TASK-001"}, entryOf(1, "a")},
+		{Key{"crm", "../x", "TASK-002"}, entryOf(2, "a")},
+		{Key{"crm", "solver", "bad name"}, entryOf(3, "a")},
+	}
+	res, failed, err := s.WriteAll(cases, 3)
+	if failed != 1 || err == nil || !strings.Contains(err.Error(), "../x") {
+		t.Fatalf("failed %d, err = %v, want the second case's", failed, err)
+	}
+	if res[0] != Written {
+		t.Errorf("the good case was not written: %v", res)
+	}
+}

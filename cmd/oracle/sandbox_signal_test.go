@@ -1,0 +1,103 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-oracle/oracle/runner"
+)
+
+// TestSignalStopsTheSandbox sends SIGTERM to a real oracle process while a
+// sandboxed exec agent runs with setsid children of its own: oracle exits
+// 2, and neither a process of the agent nor its temporary folders remain.
+func TestSignalStopsTheSandbox(t *testing.T) {
+	if _, err := runner.BwrapStatus(); err != nil {
+		t.Skipf("the sandbox needs bubblewrap: %v", err)
+	}
+	dir, tmp := t.TempDir(), t.TempDir()
+	mark := "oracle-sandbox-signal-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	script := filepath.Join(dir, "agent.sh")
+	body := "ORACLE_SURVIVOR=" + mark + " setsid sh -c 'trap \"\" TERM HUP; sleep 300' </dev/null >/dev/null 2>&1 &\n" +
+		"echo ready > ready\nexec sleep 300\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "oracle", "-C", dir, "run", "--env", "crm", "--task", "TASK-002",
+		"--sandbox", "bwrap", "--timeout", "5m", "--agent", "exec:/bin/sh "+script)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1", "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, pid := range marked(t, mark) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	// the agent writes ready in its working folder, under TMPDIR
+	ready := false
+	for range 600 {
+		if m, _ := filepath.Glob(filepath.Join(tmp, "oracle-agent-*", "work", "ready")); len(m) > 0 {
+			ready = true
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !ready {
+		cmd.Process.Kill()
+		t.Fatalf("the sandboxed agent never started; stderr:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("oracle still runs a minute after SIGTERM")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Errorf("after SIGTERM: %v, want exit status 2; stderr:\n%s", err, stderr.String())
+	}
+	if left := marked(t, mark); len(left) > 0 {
+		t.Errorf("processes %v of the sandboxed agent outlived oracle", left)
+	}
+	if left := agentFolders(t, tmp); len(left) > 0 {
+		t.Errorf("the agent's temporary folders remain: %v", left)
+	}
+}
+
+// marked returns the PIDs of the processes whose environment holds mark.
+func marked(t *testing.T, mark string) []int {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ")); err == nil && bytes.Contains(b, []byte(mark)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

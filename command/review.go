@@ -1,0 +1,398 @@
+package command
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
+	"github.com/mattn/go-isatty"
+	"github.com/urfave/cli/v2"
+)
+
+// writePending keeps the fresh artifacts of each checked case that did not
+// match in the project's .silo/pending (a removal for an obsolete one), and
+// drops what was pending for the cases that now match or could not run.
+func writePending(c *cli.Context, res *oracle.CheckResult) error {
+	dir, err := project(c)
+	if err != nil {
+		return err
+	}
+	p := baseline.OpenPending(dir)
+	n := 0
+	for _, cr := range res.Report.Cases {
+		k := cr.Key()
+		e, fresh := res.Fresh[k]
+		switch {
+		case (cr.Status == oracle.StatusChanged || cr.Status == oracle.StatusMissing) && fresh:
+			err = p.Write(k, e)
+			n++
+		case cr.Status == oracle.StatusObsolete:
+			err = p.MarkObsolete(k)
+			n++
+		default:
+			err = p.Remove(k)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "pending: %s in %s; %s review, accept or reject them\n", plural(n, "case"), baseline.PendingDir, c.App.Name)
+	}
+	return nil
+}
+
+// pendingSource is where accept takes its artifacts: the project's
+// .silo/pending, or a report folder (its fresh/ folder) given with --from.
+func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
+	from := c.String("from")
+	if from == "" {
+		dir, err := project(c)
+		if err != nil {
+			return nil, false, err
+		}
+		return baseline.OpenPending(dir), true, nil
+	}
+	info, err := os.Stat(from)
+	if err != nil || !info.IsDir() {
+		return nil, false, usageError("--from %s: no such report folder; give the folder of oracle check --report-dir (downloaded from CI)", from)
+	}
+	if info, err := os.Stat(filepath.Join(from, "fresh")); err == nil && info.IsDir() {
+		from = filepath.Join(from, "fresh")
+	}
+	return baseline.NewPending(from), false, nil
+}
+
+// pendingKeys lists what p holds that the globs match (all when none is
+// given); a glob that matches nothing is a usage error.
+func pendingKeys(p *baseline.Pending, globs []string) ([]baseline.Key, error) {
+	keys, err := p.List()
+	if err != nil {
+		return nil, err
+	}
+	if len(globs) == 0 {
+		return keys, nil
+	}
+	var out []baseline.Key
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil {
+			return nil, usageError("case pattern %q: %v", g, err)
+		}
+		matched := false
+		for _, k := range keys {
+			if ok, _ := path.Match(g, k.String()); ok {
+				matched = true
+				if !containsKey(out, k) {
+					out = append(out, k)
+				}
+			}
+		}
+		if !matched {
+			return nil, usageError("nothing pending matches %q (pending: %s)", g, keyList(keys))
+		}
+	}
+	return out, nil
+}
+
+func containsKey(keys []baseline.Key, k baseline.Key) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func keyList(keys []baseline.Key) string {
+	if len(keys) == 0 {
+		return "none"
+	}
+	var s []string
+	for _, k := range keys {
+		s = append(s, k.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// checkCaseSet refuses pending artifacts that are not for the project's
+// current cases: artifacts for a key that is no case, or a removal of a
+// key that is a case again.
+func checkCaseSet(c *cli.Context, envs Environments, p *baseline.Pending, keys []baseline.Key) error {
+	selected, _, err := selectCases(c, envs, oracle.Selection{})
+	if err != nil {
+		return err
+	}
+	known := map[baseline.Key]bool{}
+	for _, cs := range selected.Cases {
+		known[cs.Key] = true
+	}
+	for _, k := range keys {
+		_, obsolete, err := p.Read(k)
+		if err != nil {
+			return err
+		}
+		switch {
+		case obsolete && known[k]:
+			return fmt.Errorf("%s in %s removes the baseline of %s, which is a case of this project; run %s check again", k.Task+baseline.ObsoleteSuffix, p.Root(), k, c.App.Name)
+		case !obsolete && !known[k]:
+			return fmt.Errorf("%s in %s is not a case of this project (no environment, agent or task of that name here); nothing was accepted", k, p.Root())
+		}
+	}
+	return nil
+}
+
+func printAccepted(w io.Writer, s *style, acc []baseline.Accepted) {
+	for _, a := range acc {
+		what := ""
+		switch {
+		case a.Obsolete:
+			what = "removed its baseline (no case any more)"
+		case len(a.Wrote) == 0:
+			what = "the baseline already held these bytes"
+		default:
+			what = "wrote " + strings.Join(a.Wrote, ", ")
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", s.Good(fmt.Sprintf("%-9s", "accepted")), a.Case, what)
+	}
+}
+
+func acceptCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:      "accept",
+		Usage:     "make pending artifacts the baselines",
+		ArgsUsage: "[CASE-GLOB...]",
+		Description: "Writes the pending artifacts of the cases matching each CASE-GLOB (env/agent/task, e.g.\n" +
+			"'crm/*/TASK-00?'; all when none is given) into .silo/baselines, through the store's lock and\n" +
+			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
+			"one loses its baseline. Pending artifacts come from .silo/pending (oracle check --pending), or with\n" +
+			"--from from a report folder of oracle check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
+			"Each must be for a case of this project. Accepted pending files are removed from .silo/pending.\n" +
+			"Exit status: 0 accepted (or nothing pending); 2 trouble.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "take the fresh artifacts of the report folder `DIR` (check --report-dir)"},
+			&cli.BoolFlag{Name: "json", Usage: "print what was accepted as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			p, own, err := pendingSource(c)
+			if err != nil {
+				return err
+			}
+			keys, err := pendingKeys(p, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if len(keys) > 0 {
+				if err := checkCaseSet(c, envs, p, keys); err != nil {
+					return err
+				}
+			}
+			dir, err := project(c)
+			if err != nil {
+				return err
+			}
+			acc, err := baseline.Open(dir).Accept(p, keys)
+			if own {
+				for _, a := range acc {
+					if rmErr := p.Remove(a.Key); rmErr != nil && err == nil {
+						err = rmErr
+					}
+				}
+			}
+			if c.Bool("json") {
+				if acc == nil {
+					acc = []baseline.Accepted{}
+				}
+				if jerr := writeJSON(c.App.Writer, map[string]any{"formatVersion": 1, "accepted": acc}); jerr != nil && err == nil {
+					err = jerr
+				}
+			} else {
+				printAccepted(c.App.Writer, newStyle(c, c.App.Writer), acc)
+				if len(keys) == 0 {
+					fmt.Fprintf(c.App.Writer, "nothing pending in %s; %s check --pending keeps what changed\n", p.Root(), c.App.Name)
+				} else {
+					fmt.Fprintf(c.App.Writer, "%d accepted\n", len(acc))
+				}
+			}
+			return err
+		},
+	}
+}
+
+func rejectCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "reject",
+		Usage:     "drop pending artifacts",
+		ArgsUsage: "[CASE-GLOB...]",
+		Description: "Removes the pending artifacts of the cases matching each CASE-GLOB (all when none is given)\n" +
+			"from .silo/pending. The baselines are not touched.\n" +
+			"Exit status: 0 rejected (or nothing pending); 2 trouble.",
+		Action: func(c *cli.Context) error {
+			dir, err := project(c)
+			if err != nil {
+				return err
+			}
+			p := baseline.OpenPending(dir)
+			keys, err := pendingKeys(p, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			s := newStyle(c, c.App.Writer)
+			for _, k := range keys {
+				if err := p.Remove(k); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.Writer, "%s %s\n", s.Warn(fmt.Sprintf("%-9s", "rejected")), k)
+			}
+			if len(keys) == 0 {
+				fmt.Fprintf(c.App.Writer, "nothing pending in %s\n", p.Root())
+				return nil
+			}
+			fmt.Fprintf(c.App.Writer, "%d rejected\n", len(keys))
+			return nil
+		},
+	}
+}
+
+func reviewCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:      "review",
+		Usage:     "accept, reject or skip each pending case on a terminal",
+		ArgsUsage: "[CASE-GLOB...]",
+		Description: "Shows each pending case of .silo/pending (oracle check --pending) one at a time: its diff\n" +
+			"against the baseline, the verdicts and the reward old → new. Then a key and Enter:\n" +
+			"a accept, r reject, s skip, A accept this and all remaining, q quit. A summary ends it.\n" +
+			"Needs a terminal on stdin; scripts use oracle accept and oracle reject.\n" +
+			"Exit status: 0 done; 2 trouble.",
+		Action: func(c *cli.Context) error {
+			in, ok := c.App.Reader.(*os.File)
+			if !ok || !(isatty.IsTerminal(in.Fd()) || isatty.IsCygwinTerminal(in.Fd())) {
+				return usageError("review asks on a terminal, and stdin is not one; in scripts use %s accept or %s reject", c.App.Name, c.App.Name)
+			}
+			dir, err := project(c)
+			if err != nil {
+				return err
+			}
+			p := baseline.OpenPending(dir)
+			keys, err := pendingKeys(p, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if len(keys) == 0 {
+				fmt.Fprintf(c.App.Writer, "nothing pending in %s; %s check --pending keeps what changed\n", p.Root(), c.App.Name)
+				return nil
+			}
+			if err := checkCaseSet(c, envs, p, keys); err != nil {
+				return err
+			}
+			return review(c, in, baseline.Open(dir), p, keys)
+		},
+	}
+}
+
+// review asks about each key in turn.
+func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pending, keys []baseline.Key) error {
+	w := c.App.Writer
+	s := newStyle(c, w)
+	lines := bufio.NewReader(in)
+	var accepted, rejected, skipped int
+	all := false
+	for i, k := range keys {
+		cr, err := pendingCase(store, p, k)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(keys))))
+		var buf bytes.Buffer
+		one := &oracle.Report{Cases: []*oracle.CaseReport{cr}}
+		_ = render.Text(&buf, one, render.TextOptions{Colors: s.colors(), All: true})
+		// the case and its diff, without the one-case summary line
+		text := strings.TrimRight(buf.String(), "\n")
+		if i := strings.LastIndex(text, "\n\n"); i >= 0 {
+			text = text[:i]
+		}
+		fmt.Fprintln(w, text)
+		answer := "a"
+		if !all {
+			answer, err = ask(w, lines)
+			if err != nil {
+				return err
+			}
+		}
+		switch answer {
+		case "A":
+			all = true
+			fallthrough
+		case "a":
+			acc, err := store.Accept(p, []baseline.Key{k})
+			if err != nil {
+				return err
+			}
+			if err := p.Remove(k); err != nil {
+				return err
+			}
+			printAccepted(w, s, acc)
+			accepted++
+		case "r":
+			if err := p.Remove(k); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "%s %s\n", s.Warn(fmt.Sprintf("%-9s", "rejected")), k)
+			rejected++
+		case "s":
+			fmt.Fprintf(w, "%s %s\n", s.Dim(fmt.Sprintf("%-9s", "skipped")), k)
+			skipped++
+		case "q":
+			skipped += len(keys) - i
+			fmt.Fprintf(w, "\n%d accepted, %d rejected, %d skipped (still pending)\n", accepted, rejected, skipped)
+			return nil
+		}
+	}
+	fmt.Fprintf(w, "\n%d accepted, %d rejected, %d skipped (still pending)\n", accepted, rejected, skipped)
+	return nil
+}
+
+// ask reads an answer: a, r, s, A or q, asking again on anything else.
+func ask(w io.Writer, lines *bufio.Reader) (string, error) {
+	for {
+		fmt.Fprint(w, "accept? [a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: ")
+		line, err := lines.ReadString('\n')
+		answer := strings.TrimSpace(line)
+		switch answer {
+		case "a", "r", "s", "A", "q":
+			return answer, nil
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				fmt.Fprintln(w)
+				return "q", nil
+			}
+			return "", err
+		}
+		fmt.Fprintf(w, "%q is not one of a, r, s, A, q\n", answer)
+	}
+}
+
+// pendingCase compares what is pending for k with its baseline.
+func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (*oracle.CaseReport, error) {
+	fresh, obsolete, err := p.Read(k)
+	if err != nil {
+		return nil, err
+	}
+	frozen, err := store.Read(k)
+	switch {
+	case errors.Is(err, baseline.ErrNotFound):
+		return oracle.Compare(k, nil, fresh, obsolete), nil
+	case err != nil:
+		return nil, err
+	}
+	return oracle.Compare(k, &frozen, fresh, obsolete), nil
+}

@@ -1,0 +1,173 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/chromedp/chromedp"
+)
+
+// sampleReport is a report of four cases: a regression whose long answer
+// changed at its end, a state-diff member change, a missing case and an
+// unchanged one.
+func sampleReport() *oracle.Report {
+	one, half := 1.0, 0.5
+	yes, no := true, false
+	old := "Fourteen opportunities are open in the pipeline; the largest deal, with Marrow & Finch <west>, accounts for a quarter of it. The deals of Marrow & Finch <west> are expected to close 2026-07-15."
+	fresh := strings.Replace(old, "close 2026", "close on 2026", 1)
+	r := &oracle.Report{Cases: []*oracle.CaseReport{
+		{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: oracle.StatusChanged,
+			Label: oracle.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
+			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
+				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
+				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date"},
+			}, Invisible: []oracle.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
+			Checks:     []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			ToolErrors: []oracle.ToolError{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
+		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
+			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
+			Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
+				{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
+					{Path: "/priority", Now: &oracle.FieldChange{Op: "replace", From: quote("urgent"), To: quote("high")}}}},
+			}}}},
+		{Case: "crm/solver/TASK-003", Env: "crm", Agent: "solver", Task: "TASK-003", Status: oracle.StatusMissing},
+		{Case: "crm/solver/TASK-004", Env: "crm", Agent: "solver", Task: "TASK-004", Status: oracle.StatusUnchanged},
+	}}
+	r.Summary = oracle.Summary{Total: 4, Unchanged: 1, Changed: 2, Missing: 1, Regressions: 1}
+	return r
+}
+
+func TestHTMLIsSelfContainedAndEscaped(t *testing.T) {
+	var out bytes.Buffer
+	if err := HTML(&out, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	for _, want := range []string{
+		`<span class="count" id="count-changed">2</span>`,
+		`close <ins>on </ins>2026-07-15.`,
+		`Finch &lt;west&gt; are expected to close <ins>on </ins>2026-07-15.`,
+		`check “Names the close date”`,
+		`default-src 'none'`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, banned := range []string{"http://", "https://", "<link", "src="} {
+		if strings.Contains(page, banned) {
+			t.Errorf("page refers outside itself: %q", banned)
+		}
+	}
+}
+
+// chromium finds a Chromium or Chrome to run headless.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestHTMLInABrowser opens the page in headless Chromium: the counts, a
+// highlighted changed word, a status filter that hides the other cases, and
+// a screenshot saved in the test's folder.
+func TestHTMLInABrowser(t *testing.T) {
+	browser := chromium()
+	if browser == "" {
+		t.Skip("no Chromium or Chrome on PATH (Debian: apt-get install chromium); the HTML report's browser test needs one")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.html")
+	var out bytes.Buffer
+	if err := HTML(&out, sampleReport()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(browser),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+	)
+	// The deadline only keeps a stuck browser from hanging the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+
+	countVisible := `Array.from(document.querySelectorAll('#cases tr.case')).filter(r => !r.hidden && r.offsetParent !== null).length`
+	visibleDetails := `Array.from(document.querySelectorAll('section.case-detail')).filter(s => s.offsetParent !== null).length`
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Text(sel))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return strings.TrimSpace(v)
+	}
+	eval := func(expr string) int {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[int](expr))
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		return v
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate("file://"+path), chromedp.WaitVisible("#cases")); err != nil {
+		t.Fatalf("open %s: %v", path, err)
+	}
+	changed, total, inserted := text("#count-changed"), text("#count-total"), text("#case-1 td.value ins")
+	insColor, err := chromedp.Run(bctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#case-1 td.value ins')).backgroundColor`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	visibleBefore := eval(countVisible)
+	if err := chromedp.Do(bctx, chromedp.Click(`#filters button[data-filter="missing"]`)); err != nil {
+		t.Fatalf("click the missing filter: %v", err)
+	}
+	visibleAfter, detailsAfter := eval(countVisible), eval(visibleDetails)
+	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if changed != "2" || total != "4" {
+		t.Errorf("counts: changed %q, total %q", changed, total)
+	}
+	if inserted != "on" {
+		t.Errorf("highlighted word %q, want the inserted \"on\"", inserted)
+	}
+	if insColor == "" || insColor == "rgba(0, 0, 0, 0)" {
+		t.Errorf("the inserted word has no background: %q", insColor)
+	}
+	if visibleBefore != 3 || visibleAfter != 1 || detailsAfter != 1 {
+		t.Errorf("visible cases: %d before the filter (want 3 needing attention), %d after \"missing\" (want 1), %d details (want 1, the missing case)", visibleBefore, visibleAfter, detailsAfter)
+	}
+	shotPath := filepath.Join(dir, "report.png")
+	if err := os.WriteFile(shotPath, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(shot) == 0 {
+		t.Error("empty screenshot")
+	}
+	t.Logf("screenshot: %s (%d bytes)", shotPath, len(shot))
+}
