@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,13 +11,6 @@ import (
 	"github.com/agent-oracle/oracle/internal/mcptest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// oracleCmd is the oracle command as a child process working in dir.
-func oracleCmd(dir string, args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], append([]string{"oracle", "-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1", "NO_COLOR=1")
-	return cmd
-}
 
 // TestServeStdio drives `oracle serve` as an MCP client launching it as a
 // subprocess, one process per session.
