@@ -190,7 +190,7 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 				continue
 			}
 			path := s.Path(k, name)
-			old, readErr := readArtifact(path, data)
+			old, readErr := s.readArtifact(path, data)
 			if readErr == nil && string(old) == string(data) {
 				continue
 			}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Dir is the store's folder, relative to the project root.
@@ -97,7 +99,7 @@ func (s *Store) ReadLike(k Key, like Entry) (Entry, error) {
 	found := false
 	for _, name := range Files {
 		path := s.Path(k, name)
-		data, err := readArtifact(path, like.File(name))
+		data, err := s.readArtifact(path, like.File(name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -113,22 +115,23 @@ func (s *Store) ReadLike(k Key, like Entry) (Entry, error) {
 	return e, nil
 }
 
-// readArtifact reads one artifact file and checks that it is one, unless
-// it holds the bytes of same, which are known to be.
-func readArtifact(path string, same []byte) ([]byte, error) {
-	info, err := os.Stat(path)
+// readArtifact reads one artifact file and checks that it is one: no
+// symlink on the way from the project, a regular file (never waited on),
+// within the limits. The checks of its content are skipped when it holds
+// the bytes of same, which are known to be good.
+func (s *Store) readArtifact(path string, same []byte) ([]byte, error) {
+	if err := s.checkPath(path); err != nil {
+		return nil, err
+	}
+	data, err := safeio.ReadNoFollow(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("baseline %s: %w", path, err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("baseline %s: %w", path, err)
+		if errors.Is(err, safeio.ErrNotRegular) && isDir(path) {
+			return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
+		}
+		return nil, fmt.Errorf("baseline: %w", err)
 	}
 	if same != nil && bytes.Equal(data, same) {
 		return data, nil
@@ -139,20 +142,46 @@ func readArtifact(path string, same []byte) ([]byte, error) {
 	return data, nil
 }
 
+func isDir(path string) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.IsDir()
+}
+
+// checkPath reports a symlink among path's folders from the project's
+// .silo down (the project folder itself may be reached through one).
+func (s *Store) checkPath(path string) error {
+	if err := safeio.CheckChain(s.base(), path); err != nil {
+		return fmt.Errorf("baseline: %w", err)
+	}
+	return nil
+}
+
+// base is the folder whose contents are guarded: the project folder when
+// the store is at its usual place, else the store's own parent.
+func (s *Store) base() string {
+	if p, ok := strings.CutSuffix(filepath.ToSlash(s.Root), "/"+Dir); ok {
+		return filepath.FromSlash(p)
+	}
+	return filepath.Dir(s.Root)
+}
+
 // Problems with artifact bytes, as Validate reports them.
 var (
-	ErrEmpty   = errors.New("is empty")
-	ErrBOM     = errors.New("starts with a byte-order mark")
-	ErrCRLF    = errors.New("has CRLF line ends")
-	ErrNotJSON = errors.New("is not JSON")
-	ErrTooDeep = errors.New("is nested too deep")
+	ErrEmpty    = errors.New("is empty")
+	ErrBOM      = errors.New("starts with a byte-order mark")
+	ErrCRLF     = errors.New("has CRLF line ends")
+	ErrNotJSON  = errors.New("is not JSON")
+	ErrTooDeep  = safeio.ErrTooDeep
+	ErrTooLarge = safeio.ErrTooLarge
 )
 
-// MaxDepth bounds the nesting of artifacts that are read.
-const MaxDepth = 1000
+// MaxDepth bounds the nesting of artifacts, as written and as read.
+const MaxDepth = safeio.MaxDepth
 
 // Validate checks artifact bytes: a JSON value with LF line ends, no
-// byte-order mark, not nested deeper than MaxDepth.
+// byte-order mark, within safeio's limits (not nested deeper than MaxDepth,
+// not over safeio.MaxBytes). record validates before writing and check
+// after reading, so what one writes the other reads.
 func Validate(data []byte) error {
 	switch {
 	case len(bytes.TrimSpace(data)) == 0:
@@ -162,8 +191,8 @@ func Validate(data []byte) error {
 	case bytes.Contains(data, []byte("\r\n")):
 		return ErrCRLF
 	}
-	if depth(data) > MaxDepth {
-		return ErrTooDeep
+	if err := safeio.CheckLimits(data); err != nil {
+		return err
 	}
 	if !json.Valid(data) {
 		var v any
@@ -171,32 +200,6 @@ func Validate(data []byte) error {
 		return fmt.Errorf("%w (truncated or edited by hand?): %v", ErrNotJSON, err)
 	}
 	return nil
-}
-
-// depth returns the deepest nesting of brackets outside strings.
-func depth(data []byte) int {
-	d, most, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-			most = max(most, d)
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return most
 }
 
 func fixFor(err error) string {
@@ -208,14 +211,21 @@ func fixFor(err error) string {
 }
 
 // List returns the keys of every baseline in the store, sorted. Files that
-// are not baselines are ignored.
+// are not baselines are ignored; a symlink, FIFO, device or socket anywhere
+// in the store (the store's folder included) is an error naming it.
 func (s *Store) List() ([]Key, error) {
 	seen := map[Key]bool{}
+	if err := s.checkPath(s.Root); err != nil {
+		return nil, err
+	}
 	err := filepath.WalkDir(s.Root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && path == s.Root {
 				return filepath.SkipDir
 			}
+			return err
+		}
+		if err := safeio.CheckEntry(path, d.Type()); err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(s.Root, path)

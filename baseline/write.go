@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // WriteResult says what Write did with one case.
@@ -40,7 +42,19 @@ func (s *Store) write(k Key, e Entry, writeFile func(path string, data []byte) e
 			continue
 		}
 		path := s.Path(k, name)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		if err := Validate(data); err != nil {
+			return res, fmt.Errorf("record %s: %s %w; the rollout's artifact cannot be a baseline", k, name, err)
+		}
+		if err := s.checkPath(path); err != nil {
+			return res, fmt.Errorf("record %s: %w", k, err)
+		}
+		old, err := safeio.ReadNoFollow(path)
+		// a symlink, FIFO, device or socket is refused; other errors (no file,
+		// a folder in the way) are the write's to report
+		if errors.Is(err, safeio.ErrSymlink) || errors.Is(err, safeio.ErrNotRegular) && !isDir(path) {
+			return res, fmt.Errorf("record %s: %w", k, err)
+		}
+		if err == nil && bytes.Equal(old, data) {
 			continue
 		}
 		if err := writeFile(path, data); err != nil {
@@ -183,6 +197,10 @@ func (s *Store) writeTemp(path string, data []byte) (name string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
+	// MkdirAll follows symlinks: look again now that the folders exist
+	if err := s.checkPath(dir); err != nil {
+		return "", err
+	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return "", err
@@ -230,6 +248,9 @@ func (s *Store) Remove(k Key) error {
 		return err
 	}
 	for _, name := range Files {
+		if err := s.checkPath(s.Path(k, name)); err != nil {
+			return fmt.Errorf("remove %s: %w", k, err)
+		}
 		if err := os.Remove(s.Path(k, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", k, err)
 		}

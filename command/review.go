@@ -216,9 +216,12 @@ func acceptCommand(envs Environments) *cli.Command {
 				}
 			} else {
 				printAccepted(c.App.Writer, newStyle(c, c.App.Writer), acc)
-				if len(keys) == 0 {
+				switch {
+				case len(keys) == 0 && own:
 					fmt.Fprintf(c.App.Writer, "nothing pending in %s; %s check --pending keeps what changed\n", p.Root(), c.App.Name)
-				} else {
+				case len(keys) == 0:
+					fmt.Fprintf(c.App.Writer, "nothing to accept in %s (every case of that check matched)\n", c.String("from"))
+				default:
 					fmt.Fprintf(c.App.Writer, "%d accepted\n", len(acc))
 				}
 			}

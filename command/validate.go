@@ -23,7 +23,7 @@ func validateCommand(envs Environments) *cli.Command {
 			"Exit status: 0 no error finding, 1 an error finding, 2 trouble.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
-			&cli.BoolFlag{Name: "json", Usage: "print the reports as a JSON array"},
+			&cli.BoolFlag{Name: "json", Usage: "print the reports as JSON"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {

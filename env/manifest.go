@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // ManifestFile is the name of an environment's manifest.
@@ -124,7 +125,11 @@ func LoadManifest(projectDir, name string) (Manifest, error) {
 		return Manifest{}, fmt.Errorf("environment name: %w", err)
 	}
 	rel := ManifestPath(name)
-	data, err := os.ReadFile(filepath.Join(projectDir, rel))
+	path := filepath.Join(projectDir, rel)
+	if err := safeio.CheckChain(projectDir, path); err != nil {
+		return Manifest{}, fmt.Errorf("read manifest: %w", err)
+	}
+	data, err := safeio.ReadNoFollow(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Manifest{}, &Error{Code: ErrNoManifest.Code, Err: err,
 			Message: fmt.Sprintf("no manifest %s; run oracle init %s or create the manifest", filepath.ToSlash(rel), name)}

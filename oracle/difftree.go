@@ -1,12 +1,16 @@
 package oracle
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // PathDiff is one file's difference in a comparison of two paths.
@@ -20,7 +24,14 @@ type PathDiff struct {
 // Folders are compared file by file on the artifacts they hold (*.json, and
 // *.jsonl when all is set; run.json and trace.jsonl carry timestamps and are
 // skipped unless all is set). Files present on one side only are reported as
-// added or removed.
+// added or removed. JSON Lines files (*.jsonl) are compared line by line:
+// each line is a JSON value, and a change's path starts with the line's
+// index from 0 (/3/output is in the fourth line).
+//
+// A and B may be anywhere, since the user named them, and may be symlinks;
+// every file read must be a regular file within safeio.MaxBytes (a device
+// or FIFO is an error naming it) and JSON (or JSON Lines): a file that is
+// not is an error naming it, even when both sides hold the same bytes.
 func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 	ia, err := os.Stat(a)
 	if err != nil {
@@ -40,7 +51,7 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 		if err != nil {
 			return nil, err
 		}
-		if d := DiffFile(filepath.Base(b), da, db); d != nil {
+		if d := diffOperands(filepath.Base(b), da, db); d != nil {
 			return []PathDiff{{Path: filepath.Base(b), Diff: d}}, nil
 		}
 		return nil, nil
@@ -80,7 +91,7 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 				return nil, err
 			}
 		}
-		if d := DiffFile(filepath.Base(n), da, db); d != nil {
+		if d := diffOperands(filepath.Base(n), da, db); d != nil {
 			out = append(out, PathDiff{Path: filepath.ToSlash(n), Diff: d})
 		}
 	}
@@ -88,21 +99,69 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 }
 
 // MaxArtifactBytes bounds an artifact file that diff reads.
-const MaxArtifactBytes = 256 << 20
+const MaxArtifactBytes = safeio.MaxBytes
 
+// readFile reads one file diff compares and checks that it is JSON, or JSON
+// Lines for a *.jsonl file, naming it when it is not.
 func readFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
+	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
 	}
-	if info.Size() > MaxArtifactBytes {
-		return nil, fmt.Errorf("diff: %s is %d bytes, over the limit of %d for an artifact", path, info.Size(), MaxArtifactBytes)
+	if strings.HasSuffix(path, ".jsonl") {
+		if _, err := jsonLinesArray(data); err != nil {
+			return nil, fmt.Errorf("diff: %s is not JSON Lines: %v", path, err)
+		}
+		return data, nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("diff: %w", err)
+	if _, err := parseLoose(data); err != nil {
+		return nil, fmt.Errorf("diff: %s is not JSON: %v", path, err)
 	}
 	return data, nil
+}
+
+// diffOperands is DiffFile, with JSON Lines compared as the array of their
+// lines.
+func diffOperands(name string, a, b []byte) *FileDiff {
+	if strings.HasSuffix(name, ".jsonl") && a != nil && b != nil && !bytes.Equal(a, b) {
+		la, errA := jsonLinesArray(a)
+		lb, errB := jsonLinesArray(b)
+		if errA == nil && errB == nil {
+			d := DiffFile(name, la, lb)
+			if d != nil {
+				d.Invisible = invisibleDifferences(a, b)
+			}
+			if d == nil {
+				d = &FileDiff{File: name, State: "changed", Invisible: invisibleDifferences(a, b)}
+			}
+			return d
+		}
+	}
+	return DiffFile(name, a, b)
+}
+
+// jsonLinesArray checks that every non-blank line of data is one JSON
+// value and returns them as a JSON array, one element a line.
+func jsonLinesArray(data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	n := 0
+	for i, line := range bytes.Split(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if _, err := canon.Decode(line); err != nil {
+			return nil, fmt.Errorf("line %d: %v", i+1, err)
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(line)
+		n++
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
 }
 
 // artifactFiles lists the artifact files below root, relative to it.

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // ReportSelection says what a report is a report of: the selection's
@@ -46,7 +47,7 @@ var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, Stat
 // no list of cases, a case whose name or status is not one oracle writes,
 // a summary that does not count the cases.
 func ReadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -34,12 +35,18 @@ const (
 // whose environment or task does not exist is an error naming the file.
 func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Case, error) {
 	root := filepath.Join(projectDir, TracesDir)
+	if err := safeio.CheckChain(projectDir, root); err != nil {
+		return nil, fmt.Errorf("replay cases: %w", err)
+	}
 	var cases []Case
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && path == root {
 				return filepath.SkipAll
 			}
+			return fmt.Errorf("replay cases: %w", err)
+		}
+		if err := safeio.CheckEntry(path, d.Type()); err != nil {
 			return fmt.Errorf("replay cases: %w", err)
 		}
 		rel, _ := filepath.Rel(root, path)
@@ -100,7 +107,7 @@ func traceTask(name string) (string, bool) {
 // case's agent is ReplayName(path). Importing the same trace again changes
 // nothing; a different trace under the same key is an error.
 func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return baseline.Key{}, "", fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
@@ -129,8 +136,11 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	}
 	dir := filepath.Join(projectDir, TracesDir, k.Env, k.Agent)
 	dest := filepath.Join(dir, k.Task+suffix)
+	if err := safeio.CheckChain(projectDir, dest); err != nil {
+		return k, "", fmt.Errorf("replay %s: %w", path, err)
+	}
 	for _, other := range []string{TraceLinesSuffix, TraceArraySuffix} {
-		existing, err := os.ReadFile(filepath.Join(dir, k.Task+other))
+		existing, err := safeio.ReadNoFollow(filepath.Join(dir, k.Task+other))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
@@ -141,7 +151,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 			return k, "", fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
 		}
 	}
-	if err := writeFileAtomic(dest, data); err != nil {
+	if err := writeFileAtomic(projectDir, dest, data); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	return k, dest, nil
@@ -180,9 +190,13 @@ func findEnv(envs []env.Environment, name string) env.Environment {
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same
-// folder, synced and renamed into place.
-func writeFileAtomic(path string, data []byte) error {
+// folder, synced and renamed into place; no folder between projectDir and
+// path may be a symlink.
+func writeFileAtomic(projectDir, path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := safeio.CheckChain(projectDir, filepath.Dir(path)); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")

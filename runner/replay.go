@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Recording is what a recorded trace holds for a replay: the script of its
@@ -64,7 +65,7 @@ func (r *Recording) Target(path, envName, taskID string) (string, string, error)
 // agentOutput of the result.json beside it (see ReadBesideOutput), and
 // names that file in OutputFrom.
 func ReadTrace(path string) (*Recording, error) {
-	data, err := os.ReadFile(path)
+	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
@@ -291,12 +292,7 @@ func besideResults(path string) []string {
 // readAgentOutput reads the agentOutput of a result.json, compacted; nil
 // when it is null or absent.
 func readAgentOutput(name string) (json.RawMessage, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxResultBytes+1))
+	data, err := safeio.ReadFile(name) // a regular file only: a FIFO is not waited on
 	if err != nil {
 		return nil, err
 	}

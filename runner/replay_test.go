@@ -117,7 +117,7 @@ func TestReplayErrors(t *testing.T) {
 		name, path, want string
 	}{
 		{"missing", filepath.Join(dir, "nope.jsonl"), "nope.jsonl: no such file or directory"},
-		{"folder", dir, "is a directory"},
+		{"folder", dir, "is not a regular file (it is a folder)"},
 		{"empty", write("empty.jsonl", "\n \n"), "empty.jsonl: the file is empty"},
 		{"garbage line", write("garbage.jsonl", `{"type":"run_start"}`+"\n"+`{"type":"tool_call","tool":"x"}`+"\nnot json\n"), "garbage.jsonl:3: not JSON: invalid character 'o' in literal null"},
 		{"not an object", write("array.jsonl", "[1,\n2]\n"), "array.jsonl:1: a JSON number, not an event object"},

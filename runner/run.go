@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sort"
 	"sync"
 	"time"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -182,6 +184,16 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if err != nil {
 		return nil, fmt.Errorf("run %s %s: final %w", e.Name(), task.ID, err)
 	}
+	// what is nested too deep to be an artifact is refused before it is
+	// indented (the indentation of deep nesting grows with its square)
+	for _, x := range []struct {
+		what string
+		data []byte
+	}{{"the agent's output", output}, {"the final state", finalState}} {
+		if safeio.Depth(x.data) > safeio.MaxDepth {
+			return nil, fmt.Errorf("run %s %s: %s %v; no artifact can hold it", e.Name(), task.ID, x.what, safeio.ErrTooDeep)
+		}
+	}
 	diff, err := statediff.Compute(world.Initial(), finalState)
 	if err != nil {
 		return nil, fmt.Errorf("run %s %s: state diff: %w", e.Name(), task.ID, err)
@@ -227,7 +239,28 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
 	}
 	o.Artifacts.Trace = trace.Bytes()
+	if err := o.Artifacts.checkLimits(); err != nil {
+		return nil, fmt.Errorf("run %s %s: %w", e.Name(), task.ID, err)
+	}
 	return o, nil
+}
+
+// checkLimits holds the artifacts to the limits every reader of them holds
+// (safeio.MaxBytes, safeio.MaxDepth), so that what a rollout writes or
+// records can be read back.
+func (a Artifacts) checkLimits() error {
+	files := a.Files()
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := safeio.CheckLimits(files[name]); err != nil {
+			return fmt.Errorf("%s %w; the rollout cannot be written or recorded", name, err)
+		}
+	}
+	return nil
 }
 
 type agentReturn struct {

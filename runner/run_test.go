@@ -110,7 +110,13 @@ func TestMisbehavingAgents(t *testing.T) {
 	e := newToy(t, toyVerifier(setToFive), nil)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := run(t, e, tt.agent, Config{MaxToolCalls: 5, Timeout: 100 * time.Millisecond, Grace: 20 * time.Millisecond})
+			// only the agent that blocks is meant to meet the timeout; the
+			// others get one a loaded machine cannot reach first
+			timeout := time.Minute
+			if tt.reason == Timeout {
+				timeout = 100 * time.Millisecond
+			}
+			o := run(t, e, tt.agent, Config{MaxToolCalls: 5, Timeout: timeout, Grace: 20 * time.Millisecond})
 			r := o.Result
 			if r.TerminationReason != tt.reason || r.ToolCalls != tt.toolCalls {
 				t.Errorf("reason %s after %d calls, want %s after %d", r.TerminationReason, r.ToolCalls, tt.reason, tt.toolCalls)

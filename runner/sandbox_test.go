@@ -3,7 +3,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -15,13 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/proctest"
 )
 
 // The tests of the sandbox's promises. Each attack is also made without the
@@ -123,7 +122,7 @@ func TestSandboxHidesTheProject(t *testing.T) {
 			filepath.Join(".silo", "environments", "toy", env.ManifestFile): `{"name":"toy","template":"toy","templateVersion":"0.1.0","entrypoint":"envs/toy","tools":[]}`,
 		}
 		for name, data := range files {
-			writeFile(t, filepath.Join(project, name), data)
+			writeTestFile(t, filepath.Join(project, name), data)
 		}
 		var script strings.Builder
 		script.WriteString("read s; exec 3>&2\n")
@@ -164,27 +163,6 @@ func TestSandboxHidesTheProject(t *testing.T) {
 	}
 }
 
-// survivors returns the PIDs of the processes whose environment holds mark.
-func survivors(t *testing.T, mark string) []int {
-	t.Helper()
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-		if err == nil && bytes.Contains(b, []byte(mark)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
 // leaveSetsidChildren is a shell line that starts children which leave
 // the agent's process group and session, ignoring SIGTERM and SIGHUP,
 // each with mark in its environment.
@@ -217,7 +195,7 @@ func TestSandboxLeavesNoSurvivor(t *testing.T) {
 				m := marker(t, "survivor")
 				script := "read s; trap '' TERM; " + leaveSetsidChildren(m) + ready + tt.script
 				t.Cleanup(func() {
-					for _, pid := range survivors(t, m) {
+					for _, pid := range proctest.WithEnv(t, m) {
 						syscall.Kill(pid, syscall.SIGKILL)
 					}
 				})
@@ -244,7 +222,7 @@ func TestSandboxLeavesNoSurvivor(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "ready")); err != nil {
 					t.Fatalf("the agent did not get to start its children: %v", err)
 				}
-				left := survivors(t, m)
+				left := proctest.WithEnv(t, m)
 				switch {
 				case mode == SandboxBwrap && len(left) > 0:
 					t.Errorf("processes %v of the sandboxed agent outlived the rollout", left)
@@ -362,7 +340,7 @@ func TestSandboxFilesystem(t *testing.T) {
 	needBwrap(t)
 	t.Parallel()
 	other := t.TempDir() // under the temporary folder, as another agent's would be
-	writeFile(t, filepath.Join(other, "notes"), "another agent's notes")
+	writeTestFile(t, filepath.Join(other, "notes"), "another agent's notes")
 	script := fmt.Sprintf(`read s
 r=""
 for d in "$PWD" "$HOME" /tmp /usr /etc /; do if touch "$d/.probe" 2>/dev/null; then r="$r w:$d"; else r="$r ro:$d"; fi; done
@@ -378,15 +356,5 @@ printf '{"type":"output","output":"%%s"}\n' "$r"`, other)
 		if !strings.HasPrefix(got[i], w) || (strings.HasSuffix(w, ":") && strings.Contains(got[i], "/usr")) {
 			t.Errorf("probe %d: %s, want %s", i, got[i], w)
 		}
-	}
-}
-
-func writeFile(t *testing.T, name, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

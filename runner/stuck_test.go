@@ -59,7 +59,7 @@ var callsStuck = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any
 
 func TestStuckToolTimesOut(t *testing.T) {
 	e := newStuckToy(t)
-	o := run(t, e, callsStuck, Config{Timeout: 50 * time.Millisecond, Grace: 50 * time.Millisecond})
+	o := run(t, e, callsStuck, Config{Timeout: time.Second, Grace: 50 * time.Millisecond})
 	r := o.Result
 	if r.TerminationReason != Timeout {
 		t.Errorf("termination reason %s, want %s", r.TerminationReason, Timeout)

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-oracle/oracle/internal/proctest"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -41,7 +41,7 @@ func TestSignalStopsTheSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for _, pid := range marked(t, mark) {
+		for _, pid := range proctest.WithEnv(t, mark) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
@@ -74,30 +74,10 @@ func TestSignalStopsTheSandbox(t *testing.T) {
 	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
 		t.Errorf("after SIGTERM: %v, want exit status 2; stderr:\n%s", err, stderr.String())
 	}
-	if left := marked(t, mark); len(left) > 0 {
+	if left := proctest.WithEnv(t, mark); len(left) > 0 {
 		t.Errorf("processes %v of the sandboxed agent outlived oracle", left)
 	}
 	if left := agentFolders(t, tmp); len(left) > 0 {
 		t.Errorf("the agent's temporary folders remain: %v", left)
 	}
-}
-
-// marked returns the PIDs of the processes whose environment holds mark.
-func marked(t *testing.T, mark string) []int {
-	t.Helper()
-	dirs, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pids []int
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		if b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ")); err == nil && bytes.Contains(b, []byte(mark)) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }

@@ -3,6 +3,9 @@
 // exactly as they were written in the data. The bytes match what
 // JSON.stringify(x, null, 2) + "\n" gives for the same value, so artifacts
 // written by oracle and by the original TypeScript runner compare byte for byte.
+// What it writes is always valid UTF-8: invalid bytes, even inside a
+// json.RawMessage taken verbatim from an agent, become U+FFFD, one for each
+// byte, as encoding/json does for Go strings.
 package canon
 
 import (
@@ -10,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // Marshal encodes v as indented JSON followed by a newline.
@@ -21,7 +25,7 @@ func Marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return unescapeSeparators(buf.Bytes()), nil
+	return validUTF8(unescapeSeparators(buf.Bytes())), nil
 }
 
 // Compact encodes v on one line without HTML escaping and without a newline,
@@ -33,14 +37,38 @@ func Compact(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+	return validUTF8(unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), nil
+}
+
+// validUTF8 replaces each byte of b that is not part of a valid UTF-8
+// sequence with U+FFFD. Such bytes can only be inside JSON strings (the
+// rest of the syntax is ASCII), so the result is the same JSON, readable by
+// any parser that insists on UTF-8.
+func validUTF8(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			out = append(out, "\uFFFD"...)
+			b = b[1:]
+			continue
+		}
+		out = append(out, b[:size]...)
+		b = b[size:]
+	}
+	return out
 }
 
 // unescapeSeparators undoes encoding/json's escaping of U+2028 and U+2029,
-// which JSON.stringify leaves as they are. A backslash before the sequence
-// that is itself escaped (\\u2028 in the text) is left alone.
+// which JSON.stringify leaves as they are, and writes the \ufffd it puts for
+// an invalid byte in a string as the character itself, as validUTF8 and
+// JSON.stringify do. A backslash before the sequence that is itself escaped
+// (\\u2028 in the text) is left alone.
 func unescapeSeparators(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u202`)) {
+	if !bytes.Contains(b, []byte(`\u202`)) && !bytes.Contains(b, []byte(`\ufffd`)) {
 		return b
 	}
 	out := make([]byte, 0, len(b))
@@ -52,6 +80,11 @@ func unescapeSeparators(b []byte) []byte {
 				} else {
 					out = append(out, "\u2029"...)
 				}
+				i += 5
+				continue
+			}
+			if i+5 < len(b) && string(b[i+1:i+6]) == "ufffd" {
+				out = append(out, "\uFFFD"...)
 				i += 5
 				continue
 			}

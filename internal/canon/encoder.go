@@ -28,8 +28,5 @@ func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 		return dst, err
 	}
 	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
-	if bytes.Contains(b, []byte(`\u202`)) {
-		b = unescapeSeparators(b)
-	}
-	return append(dst, b...), nil
+	return append(dst, validUTF8(unescapeSeparators(b))...), nil
 }

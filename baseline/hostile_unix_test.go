@@ -1,0 +1,166 @@
+//go:build unix
+
+package baseline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
+)
+
+// hostileProject is a project folder with a recorded baseline and a folder
+// outside it holding a JSON file and an empty folder a symlink can point to.
+func hostileProject(t *testing.T) (s *Store, outside string) {
+	t.Helper()
+	dir := t.TempDir()
+	project, outside := filepath.Join(dir, "project"), filepath.Join(dir, "outside")
+	for _, d := range []string{project, filepath.Join(outside, "crm")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "secret.json"), []byte("{\"secret\": \"outside the project\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = Open(project)
+	if _, err := s.Write(key, Entry{Result: []byte("{}\n"), StateDiff: []byte("{}\n")}); err != nil {
+		t.Fatal(err)
+	}
+	return s, outside
+}
+
+func replaceWithSymlink(t *testing.T, path, target string) {
+	t.Helper()
+	if err := os.RemoveAll(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantNamed(t *testing.T, err error, path string, want error) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), path) || !errors.Is(err, want) {
+		t.Errorf("err = %v, want %v naming %s", err, want, path)
+	}
+}
+
+// A symlink anywhere under .silo is an error naming it; nothing is read or
+// written through it.
+func TestStoreFollowsNoSymlink(t *testing.T) {
+	t.Run("baseline file to a JSON outside", func(t *testing.T) {
+		s, outside := hostileProject(t)
+		path := s.Path(key, "result.json")
+		replaceWithSymlink(t, path, filepath.Join(outside, "secret.json"))
+		_, err := s.Read(key)
+		wantNamed(t, err, path, safeio.ErrSymlink)
+		if err != nil && strings.Contains(err.Error(), "outside the project") {
+			t.Errorf("the error quotes the symlink's target: %v", err)
+		}
+		_, err = s.Write(key, Entry{Result: []byte("{\"new\": 1}\n")})
+		wantNamed(t, err, path, safeio.ErrSymlink)
+		_, err = s.List()
+		wantNamed(t, err, path, safeio.ErrSymlink)
+	})
+	t.Run("environment folder: record writes nothing outside", func(t *testing.T) {
+		s, outside := hostileProject(t)
+		path := filepath.Join(s.Root, "crm")
+		replaceWithSymlink(t, path, filepath.Join(outside, "crm"))
+		_, err := s.Write(key, Entry{Result: []byte("{}\n"), StateDiff: []byte("{}\n")})
+		wantNamed(t, err, path, safeio.ErrSymlink)
+		_, err = s.Read(key)
+		wantNamed(t, err, path, safeio.ErrSymlink)
+		wantNamed(t, s.Remove(key), path, safeio.ErrSymlink)
+		if entries, _ := os.ReadDir(filepath.Join(outside, "crm")); len(entries) != 0 {
+			t.Errorf("wrote %d entries outside the project", len(entries))
+		}
+	})
+	t.Run("the baselines folder: obsolete baselines are not hidden", func(t *testing.T) {
+		s, outside := hostileProject(t)
+		replaceWithSymlink(t, s.Root, outside)
+		_, err := s.List()
+		wantNamed(t, err, s.Root, safeio.ErrSymlink)
+	})
+	t.Run(".silo itself", func(t *testing.T) {
+		s, outside := hostileProject(t)
+		silo := filepath.Dir(s.Root)
+		if err := os.Rename(silo, filepath.Join(outside, "silo")); err != nil {
+			t.Fatal(err)
+		}
+		replaceWithSymlink(t, silo, filepath.Join(outside, "silo"))
+		_, err := s.Read(key)
+		wantNamed(t, err, silo, safeio.ErrSymlink)
+		_, err = s.List()
+		wantNamed(t, err, silo, safeio.ErrSymlink)
+		_, err = s.Lock()
+		wantNamed(t, err, silo, safeio.ErrSymlink)
+	})
+	t.Run("the lock: its target is not truncated", func(t *testing.T) {
+		s, outside := hostileProject(t)
+		target := filepath.Join(outside, "secret.json")
+		before, _ := os.ReadFile(target)
+		path := filepath.Join(s.Root, ".lock")
+		replaceWithSymlink(t, path, target)
+		unlock, err := s.Lock()
+		if err == nil {
+			unlock()
+		}
+		wantNamed(t, err, path, safeio.ErrSymlink)
+		if after, _ := os.ReadFile(target); string(after) != string(before) {
+			t.Errorf("the lock's target changed: %q", after)
+		}
+	})
+}
+
+// Only regular files are read: a FIFO baseline or lock is an error naming
+// it at once, never a wait for a writer, even while the store is locked.
+func TestStoreReadsOnlyRegularFiles(t *testing.T) {
+	s, _ := hostileProject(t)
+	unlock, err := s.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := s.Path(key, "result.json")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	_, err = s.Read(key)
+	wantNamed(t, err, path, safeio.ErrNotRegular)
+	_, err = s.Write(key, Entry{Result: []byte("{}\n")})
+	wantNamed(t, err, path, safeio.ErrNotRegular)
+	_, err = s.List()
+	wantNamed(t, err, path, safeio.ErrNotRegular)
+	unlock()
+
+	lock := filepath.Join(s.Root, ".lock")
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(lock, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Lock()
+	wantNamed(t, err, lock, safeio.ErrNotRegular)
+}
+
+// What record would write beyond the limits is refused before writing, so
+// check never meets a baseline it cannot read.
+func TestWriteHoldsTheReadersLimits(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n"
+	if _, err := s.Write(key, Entry{Result: []byte(deep)}); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("Write of JSON nested %d deep = %v, want ErrTooDeep", MaxDepth+1, err)
+	}
+	if _, err := os.Stat(s.Path(key, "result.json")); !os.IsNotExist(err) {
+		t.Errorf("the file was written: %v", err)
+	}
+}
