@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -106,50 +105,15 @@ func (p *Pending) Remove(k Key) error {
 // List returns the keys with something pending, sorted. A symlink in the
 // folder is an error: nothing is read through it.
 func (p *Pending) List() ([]Key, error) {
-	seen := map[Key]bool{}
-	root := p.store.Root
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == root {
-				return filepath.SkipDir
-			}
-			return err
+	return p.store.listKeys("pending artifacts", func(name string) (string, bool) {
+		if strings.HasPrefix(name, ".") {
+			return "", false
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s is a symlink; nothing is read through it: remove it", path)
+		if task, ok := taskOf(name); ok {
+			return task, true
 		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if d.IsDir() {
-			if len(parts) > 2 {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if len(parts) != 3 {
-			return nil
-		}
-		task, ok := taskOf(parts[2])
-		if !ok {
-			task, ok = strings.CutSuffix(parts[2], ObsoleteSuffix)
-		}
-		if !ok || strings.HasPrefix(parts[2], ".") {
-			return nil
-		}
-		if k := (Key{parts[0], parts[1], task}); k.Check() == nil {
-			seen[k] = true
-		}
-		return nil
+		return strings.CutSuffix(name, ObsoleteSuffix)
 	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("list pending artifacts in %s: %w", root, err)
-	}
-	keys := make([]Key, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
-	return keys, nil
 }
 
 // Accepted says what accepting one case did to the store.

@@ -214,13 +214,20 @@ func fixFor(err error) string {
 // are not baselines are ignored; a symlink, FIFO, device or socket anywhere
 // in the store (the store's folder included) is an error naming it.
 func (s *Store) List() ([]Key, error) {
+	return s.listKeys("baselines", taskOf)
+}
+
+// listKeys walks the store's layout and returns, sorted, the keys of the
+// files whose names task turns into a task; what names them in errors.
+func (s *Store) listKeys(what string, task func(name string) (string, bool)) ([]Key, error) {
 	seen := map[Key]bool{}
-	if err := s.checkPath(s.Root); err != nil {
+	root := s.Root
+	if err := s.checkPath(root); err != nil {
 		return nil, err
 	}
-	err := filepath.WalkDir(s.Root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == s.Root {
+			if errors.Is(err, fs.ErrNotExist) && path == root {
 				return filepath.SkipDir
 			}
 			return err
@@ -228,7 +235,7 @@ func (s *Store) List() ([]Key, error) {
 		if err := safeio.CheckEntry(path, d.Type()); err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(s.Root, path)
+		rel, _ := filepath.Rel(root, path)
 		parts := strings.Split(filepath.ToSlash(rel), "/")
 		if d.IsDir() {
 			if len(parts) > 2 {
@@ -239,18 +246,18 @@ func (s *Store) List() ([]Key, error) {
 		if len(parts) != 3 {
 			return nil
 		}
-		task, ok := taskOf(parts[2])
+		t, ok := task(parts[2])
 		if !ok {
 			return nil
 		}
-		k := Key{parts[0], parts[1], task}
+		k := Key{parts[0], parts[1], t}
 		if k.Check() == nil {
 			seen[k] = true
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("list baselines in %s: %w", s.Root, err)
+		return nil, fmt.Errorf("list %s in %s: %w", what, root, err)
 	}
 	keys := make([]Key, 0, len(seen))
 	for k := range seen {

@@ -182,7 +182,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if dir := c.String("report-dir"); dir != "" {
-				if err := writeReportDir(dir, res); err != nil {
+				if err := writeReportDir(c, dir, res); err != nil {
 					return err
 				}
 			}
@@ -225,7 +225,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 
 // writeReportDir writes the report in every format and the fresh artifacts
 // and traces of the cases that did not match into dir.
-func writeReportDir(dir string, res *oracle.CheckResult) error {
+func writeReportDir(c *cli.Context, dir string, res *oracle.CheckResult) error {
 	var txt, md, junit, page bytes.Buffer
 	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
 		return err
@@ -240,7 +240,8 @@ func writeReportDir(dir string, res *oracle.CheckResult) error {
 		return err
 	}
 	return oracle.WriteReportDir(dir, res, map[string][]byte{
-		"report.txt": txt.Bytes(), "report.md": md.Bytes(), "report.xml": junit.Bytes(), "index.html": page.Bytes(),
+		"report.txt": []byte(named(c, txt.String())), "report.md": []byte(named(c, md.String())),
+		"report.xml": []byte(named(c, junit.String())), "index.html": []byte(named(c, page.String())),
 	})
 }
 

@@ -72,6 +72,18 @@ func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 	return baseline.NewPending(from), false, nil
 }
 
+// projectPending opens the project's .silo/pending and lists what the
+// command's CASE-GLOB arguments select of it.
+func projectPending(c *cli.Context) (string, *baseline.Pending, []baseline.Key, error) {
+	dir, err := project(c)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	p := baseline.OpenPending(dir)
+	keys, err := pendingKeys(p, c.Args().Slice())
+	return dir, p, keys, err
+}
+
 // pendingKeys lists what p holds that the globs match (all when none is
 // given); a glob that matches nothing is a usage error.
 func pendingKeys(p *baseline.Pending, globs []string) ([]baseline.Key, error) {
@@ -239,12 +251,7 @@ func rejectCommand() *cli.Command {
 			"from .silo/pending. The baselines are not touched.\n" +
 			"Exit status: 0 rejected (or nothing pending); 2 trouble.",
 		Action: func(c *cli.Context) error {
-			dir, err := project(c)
-			if err != nil {
-				return err
-			}
-			p := baseline.OpenPending(dir)
-			keys, err := pendingKeys(p, c.Args().Slice())
+			_, p, keys, err := projectPending(c)
 			if err != nil {
 				return err
 			}
@@ -280,12 +287,7 @@ func reviewCommand(envs Environments) *cli.Command {
 			if !ok || !(isatty.IsTerminal(in.Fd()) || isatty.IsCygwinTerminal(in.Fd())) {
 				return usageError("review asks on a terminal, and stdin is not one; in scripts use %s accept or %s reject", c.App.Name, c.App.Name)
 			}
-			dir, err := project(c)
-			if err != nil {
-				return err
-			}
-			p := baseline.OpenPending(dir)
-			keys, err := pendingKeys(p, c.Args().Slice())
+			dir, p, keys, err := projectPending(c)
 			if err != nil {
 				return err
 			}

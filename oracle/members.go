@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // MemberDiff is how one member of a state-diff.json collection (or one
@@ -84,36 +86,6 @@ type FieldChange struct {
 	Op   string          `json:"op"`
 	From json.RawMessage `json:"from,omitempty"`
 	To   json.RawMessage `json:"to,omitempty"`
-}
-
-// stateDiff is the shape of state-diff.json.
-type stateDiff struct {
-	Scalars     []sdChange               `json:"scalars"`
-	Collections map[string]*sdCollection `json:"collections"`
-}
-
-type sdCollection struct {
-	Added   []sdMember  `json:"added"`
-	Removed []sdMember  `json:"removed"`
-	Changed []sdChanged `json:"changed"`
-}
-
-type sdMember struct {
-	ID    string          `json:"id"`
-	Value json.RawMessage `json:"value"`
-}
-
-type sdChanged struct {
-	ID      string     `json:"id"`
-	Changes []sdChange `json:"changes"`
-}
-
-type sdChange struct {
-	Field string          `json:"field"`
-	Path  string          `json:"path"`
-	Op    string          `json:"op"`
-	From  json.RawMessage `json:"from"`
-	To    json.RawMessage `json:"to"`
 }
 
 // memberSide is what one side's state diff says of one member.
@@ -231,7 +203,7 @@ func diffFields(a, b map[string]*FieldChange) []FieldDiff {
 func decodeMembers(data []byte) (map[[2]string]*memberSide, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var d stateDiff
+	var d statediff.Diff
 	if dec.Decode(&d) != nil || d.Collections == nil && d.Scalars == nil {
 		return nil, false
 	}
@@ -278,8 +250,8 @@ func decodeMembers(data []byte) (map[[2]string]*memberSide, bool) {
 	return out, true
 }
 
-func fieldChange(c sdChange) *FieldChange {
-	f := &FieldChange{Op: c.Op}
+func fieldChange(c statediff.Change) *FieldChange {
+	f := &FieldChange{Op: string(c.Op)}
 	if c.From != nil {
 		f.From = compactRaw(c.From)
 	}

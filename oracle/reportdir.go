@@ -25,7 +25,9 @@ const TraceFile = runner.TraceFile
 // did not match, laid out like the baseline store
 // (fresh/<env>/<agent>/<TASK>.result.json), and their fresh traces
 // (fresh/<env>/<agent>/<TASK>.trace.jsonl), so a reviewer can inspect them
-// without a rerun and oracle accept --from can take them. The fresh
+// without a rerun and oracle accept --from can take them, and
+// fresh/<env>/<agent>/<TASK>.obsolete for each obsolete case, whose baseline
+// accept --from removes. The fresh
 // artifacts and traces a previous check left there are removed first, so
 // the folder shows this run only; files oracle does not write there are
 // left alone.
@@ -53,6 +55,15 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 	for k, e := range res.Fresh {
 		if _, err := store.Write(k, e); err != nil {
 			return fmt.Errorf("report dir: %w", err)
+		}
+	}
+	// an obsolete case's removal, for oracle accept --from
+	fresh := baseline.NewPending(store.Root)
+	for _, cr := range res.Report.Cases {
+		if cr.Status == StatusObsolete {
+			if err := fresh.MarkObsolete(cr.Key()); err != nil {
+				return fmt.Errorf("report dir: %w", err)
+			}
 		}
 	}
 	for k, trace := range res.Traces {
@@ -120,8 +131,11 @@ func clearFresh(root string) error {
 }
 
 // isArtifactFile reports whether name is <TASK>.<artifact> for one of the
-// artifact files of a baseline or the fresh trace.
+// artifact files of a baseline or the fresh trace, or <TASK>.obsolete.
 func isArtifactFile(name string) bool {
+	if task, ok := strings.CutSuffix(name, baseline.ObsoleteSuffix); ok && env.CheckName(task) == nil {
+		return true
+	}
 	for _, f := range append(slices.Clone(baseline.Files), TraceFile) {
 		if task, ok := strings.CutSuffix(name, "."+f); ok && env.CheckName(task) == nil {
 			return true

@@ -114,6 +114,11 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 		d.Members = members
 	case isCalls:
 		d.Changes = calls
+		for i, c := range d.Changes {
+			if c.Op == ChangeReplace && c.Words == nil {
+				d.Changes[i].Words = stringWords(c.From, c.To)
+			}
+		}
 	default:
 		changes, err := diffValues(a, b)
 		if err != nil {

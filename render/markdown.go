@@ -67,13 +67,8 @@ func Markdown(w io.Writer, r *oracle.Report) error {
 
 func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
 	fmt.Fprintf(w, "**%s**", mdText(f.File))
-	switch f.State {
-	case oracle.FileAdded:
-		fmt.Fprint(w, " (new file)")
-	case oracle.FileRemoved:
-		fmt.Fprint(w, " (file gone)")
-	case oracle.FileMissing:
-		fmt.Fprint(w, " ("+missingFile+")")
+	if note := stateNote(f.State); note != "" {
+		fmt.Fprint(w, " ("+mdText(note)+")")
 	}
 	if f.Error != "" {
 		fmt.Fprintf(w, ": %s", mdText(f.Error))

@@ -277,3 +277,17 @@ func pathOf(ch oracle.Change) string {
 	}
 	return ch.Location()
 }
+
+// stateNote says in words how a file differs as a whole, "" for a changed
+// or unreadable file.
+func stateNote(s oracle.FileState) string {
+	switch s {
+	case oracle.FileAdded:
+		return "new file"
+	case oracle.FileRemoved:
+		return "file gone"
+	case oracle.FileMissing:
+		return missingFile
+	}
+	return ""
+}

@@ -23,6 +23,17 @@ func (c Colors) paint(f func(...any) string, s string) string {
 
 func (c Colors) plain() bool { return c.Good == nil || c.Bad == nil }
 
+// sign paints +, - or ~.
+func (c Colors) sign(s string) string {
+	switch s {
+	case "+":
+		return c.paint(c.Good, s)
+	case "-":
+		return c.paint(c.Bad, s)
+	}
+	return c.paint(c.Warn, s)
+}
+
 // TextOptions shape the text report.
 type TextOptions struct {
 	Colors Colors
@@ -129,25 +140,15 @@ func (c Colors) segs(ss []seg) string {
 
 func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, maxValue int) {
 	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
-	switch f.State {
-	case oracle.FileAdded:
-		fmt.Fprint(w, " (new file)")
-	case oracle.FileRemoved:
-		fmt.Fprint(w, " (file gone)")
-	case oracle.FileMissing:
-		fmt.Fprint(w, " ("+missingFile+")")
-	case oracle.FileUnreadable:
+	if note := stateNote(f.State); note != "" {
+		fmt.Fprint(w, " ("+note+")")
+	}
+	if f.State == oracle.FileUnreadable {
 		fmt.Fprint(w, ": "+f.Error)
 	}
 	fmt.Fprintln(w)
 	for _, ch := range f.Changes {
-		sign := c.paint(c.Warn, "~")
-		switch ch.Op {
-		case oracle.ChangeAdd:
-			sign = c.paint(c.Good, "+")
-		case oracle.ChangeRemove:
-			sign = c.paint(c.Bad, "-")
-		}
+		sign := c.sign(signOf(ch.Op))
 		label := ""
 		if ch.Label != "" {
 			label = fmt.Sprintf(" (check %q)", ch.Label)
@@ -184,14 +185,7 @@ func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, max
 			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Good, "+"), c.paint(c.Good, clip(m.NewValue, maxValue)))
 		}
 		for _, ch := range m.Value {
-			sign := c.paint(c.Warn, "~")
-			switch ch.Op {
-			case oracle.ChangeAdd:
-				sign = c.paint(c.Good, "+")
-			case oracle.ChangeRemove:
-				sign = c.paint(c.Bad, "-")
-			}
-			fmt.Fprintf(w, "%s%s %s: %s\n", sub, sign, pathOf(ch), c.segs(changeSegs(ch, maxValue)))
+			fmt.Fprintf(w, "%s%s %s: %s\n", sub, c.sign(signOf(ch.Op)), pathOf(ch), c.segs(changeSegs(ch, maxValue)))
 		}
 	}
 	for _, inv := range f.Invisible {

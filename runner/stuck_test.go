@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/agent-oracle/oracle/env"
@@ -32,21 +31,7 @@ func newStuckToy(t *testing.T) env.Environment {
 				}
 			}
 		}}
-	e, err := env.New(env.Definition[toyState]{
-		Name: "toy",
-		TaskFiles: fstest.MapFS{
-			"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"Set C-1","instruction":"Set counter C-1 to 5.","verifierId":"VER-001"}`)},
-		},
-		NewState: func(env.Task) (*toyState, error) {
-			return &toyState{Now: "2026-03-16T09:00:00Z", Counters: []toyCounter{{"C-1", 1}, {"C-2", 2}}, Labels: map[string]string{}}, nil
-		},
-		Tools:     append(toyTools(), stuck),
-		Verifiers: []env.Verifier[toyState]{toyVerifier(setToFive)},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return newToyWith(t, append(toyTools(), stuck), toyVerifier(setToFive), nil)
 }
 
 // callsStuck sets C-2 (a change that stands), then calls the stuck tool and

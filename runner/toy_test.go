@@ -86,6 +86,12 @@ func setToFive(final, initial *toyState, c env.VerifyContext) []env.CheckResult 
 
 func newToy(t testing.TB, v env.Verifier[toyState], agents map[string]env.Agent) env.Environment {
 	t.Helper()
+	return newToyWith(t, toyTools(), v, agents)
+}
+
+// newToyWith is newToy with other tools.
+func newToyWith(t testing.TB, tools []env.Tool[toyState], v env.Verifier[toyState], agents map[string]env.Agent) env.Environment {
+	t.Helper()
 	e, err := env.New(env.Definition[toyState]{
 		Name: "toy",
 		TaskFiles: fstest.MapFS{
@@ -94,7 +100,7 @@ func newToy(t testing.TB, v env.Verifier[toyState], agents map[string]env.Agent)
 		NewState: func(env.Task) (*toyState, error) {
 			return &toyState{Now: "2026-03-16T09:00:00Z", Counters: []toyCounter{{"C-1", 1}, {"C-2", 2}}, Labels: map[string]string{}}, nil
 		},
-		Tools:     toyTools(),
+		Tools:     tools,
 		Verifiers: []env.Verifier[toyState]{v},
 		Agents:    agents,
 	})
