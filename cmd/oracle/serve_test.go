@@ -4,13 +4,18 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/agent-oracle/oracle/command"
 	"github.com/agent-oracle/oracle/internal/mcptest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -77,4 +82,47 @@ func TestServeHTTP(t *testing.T) {
 		}
 	}
 	mcptest.Scenario(t, connect, filepath.Join(dir, ".silo", "runs"), settle)
+}
+
+// TestListToolsMCPIsWhatServeLists compares `list --tools --format mcp`
+// with the tools/list result of `oracle serve`: the same tools, field for
+// field, save the server's own submit_answer.
+func TestListToolsMCPIsWhatServeLists(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := command.Run(context.Background(), []string{"oracle", "-C", dir, "list", "--tools", "--env", "crm", "--format", "mcp"},
+		testEnvironments, &stdout, &stderr); code != 0 {
+		t.Fatalf("list --tools: exit %d: %s", code, stderr.String())
+	}
+	var listed []map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &listed); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", "crm", "--task", "TASK-001")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served []map[string]any
+	for _, tl := range res.Tools {
+		if tl.Name == "submit_answer" {
+			continue
+		}
+		b, _ := json.Marshal(tl)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		served = append(served, m)
+	}
+	// tools/list orders tools by name; the list keeps definition order
+	byName := func(a, b map[string]any) bool { return a["name"].(string) < b["name"].(string) }
+	if diff := cmp.Diff(served, listed, cmpopts.SortSlices(byName)); diff != "" {
+		t.Errorf("list --tools --format mcp differs from serve's tools/list (-served +listed):\n%s", diff)
+	}
 }
