@@ -140,31 +140,10 @@ func checkReportFile(path string) error {
 // looked at, and the bytes go to a new temporary file renamed over path
 // (a rename replaces a name, it never writes through one).
 func writeReportFile(dir, path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	if err := safeio.CheckChain(dir, filepath.Dir(path)); err != nil {
-		return err
-	}
 	if err := checkReportFile(path); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return writeFileAtomic(dir, path, data)
 }
 
 // clearFresh removes the artifact files an earlier report left under root
