@@ -9,7 +9,6 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -44,18 +43,9 @@ func runCommand(envs Environments) *cli.Command {
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
 			}
-			folder, err := project(c)
+			folder, cat, err := projectCatalog(c, envs)
 			if err != nil {
 				return err
-			}
-			cat, err := loadCatalog(envs)
-			if err != nil {
-				return err
-			}
-			if name := c.String("env"); name != "" {
-				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
-					return err
-				}
 			}
 			e, task, err := cat.task(c.String("env"), c.String("task"))
 			if err != nil {
