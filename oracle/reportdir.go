@@ -107,7 +107,7 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 // with the report folder's rule rather than the store's.
 func reportDirError(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && errors.Is(err, safeio.ErrSymlink) {
+	if errors.As(err, &pe) && (errors.Is(err, safeio.ErrSymlink) || errors.Is(err, safeio.ErrSymlinkWrite)) {
 		return fmt.Errorf("report dir: %s", symlinkRefused(pe.Path))
 	}
 	return fmt.Errorf("report dir: %w", err)

@@ -5,8 +5,10 @@
 // is durable.
 //
 // No symlink is followed: every folder between the base folder a caller
-// guards and the file is looked at (internal/safeio's CheckChain) once the
-// folders exist, and a rename replaces a name, it never writes through it.
+// guards and the file is looked at (internal/safeio's CheckChain) before
+// and after the folders are made, Write refuses a symlink, FIFO or other
+// non-regular file where the file goes (safeio.CheckWriteTarget), and a
+// rename replaces a name, it never writes through it.
 package atomicfile
 
 import (
@@ -28,8 +30,15 @@ type Writer struct {
 }
 
 // Write writes data to path: temporary file, fsync, rename, folder fsync.
-// On failure the temporary file is removed and path is untouched.
+// Something other than a regular file at path is an error naming it. On
+// failure the temporary file is removed and path is untouched.
 func (w Writer) Write(path string, data []byte) error {
+	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
+		return err
+	}
+	if err := safeio.CheckWriteTarget(path); err != nil {
+		return err
+	}
 	tmp, err := w.WriteTemp(path, data)
 	if err != nil {
 		return err
@@ -47,6 +56,9 @@ func (w Writer) Write(path string, data []byte) error {
 // SyncDir for their folders). On failure nothing is left.
 func (w Writer) WriteTemp(path string, data []byte) (name string, err error) {
 	dir := filepath.Dir(path)
+	if err := safeio.CheckChain(w.Base, dir); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

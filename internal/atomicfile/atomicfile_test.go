@@ -32,13 +32,13 @@ func TestWrite(t *testing.T) {
 			want: "new",
 		},
 		{
-			name: "a symlink at the path is replaced, not written through",
+			name: "a symlink at the path is refused",
 			setup: func(t *testing.T, base, outside string) string {
 				p := filepath.Join(base, "f.json")
 				mustLink(t, filepath.Join(outside, "target"), p)
 				return p
 			},
-			want: "new",
+			err: "is a symlink",
 		},
 		{
 			name: "a symlinked folder is refused",
