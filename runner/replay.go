@@ -41,30 +41,57 @@ type Recording struct {
 // with them, and they name them for a trace without run_start. run, record
 // and the replay cases all hold a trace to this one rule.
 func (r *Recording) Target(path, envName, taskID string) (string, string, error) {
-	by := ""
-	if r.TargetFrom != "" {
-		by = " (by " + r.TargetFrom + ")"
-	}
-	pick := func(what, flag, recorded, given string) (string, error) {
+	pick := func(what TargetField, recorded, given string) (string, error) {
 		switch {
 		case recorded != "" && given != "" && recorded != given:
-			return "", fmt.Errorf("replay %s: the trace is of %s %s%s, not %s; give %s %s or the trace of %s %s", path, what, recorded, by, given, flag, recorded, what, given)
+			return "", &TargetError{Path: path, Field: what, Recorded: recorded, Given: given, By: r.TargetFrom}
 		case recorded != "":
 			return recorded, nil
 		case given != "":
 			return given, nil
 		}
-		return "", fmt.Errorf("replay %s: the trace names no %s (it has no run_start event); name it with %s", path, what, flag)
+		return "", &TargetError{Path: path, Field: what}
 	}
-	e, err := pick("environment", "--env", r.Environment, envName)
+	e, err := pick(TargetEnv, r.Environment, envName)
 	if err != nil {
 		return "", "", err
 	}
-	t, err := pick("task", "--task", r.Task, taskID)
+	t, err := pick(TargetTask, r.Task, taskID)
 	if err != nil {
 		return "", "", err
 	}
 	return e, t, nil
+}
+
+// TargetField is what Target needs from a trace or its caller.
+type TargetField string
+
+const (
+	TargetEnv  TargetField = "environment"
+	TargetTask TargetField = "task"
+)
+
+// TargetError is Target's error when the trace names no environment or task
+// and none is given (Recorded and Given are empty), or names another one
+// than the one given.
+type TargetError struct {
+	Path            string
+	Field           TargetField
+	Recorded, Given string
+	// By is the file the recorded value was read from when it is not the
+	// trace itself (a run.json beside it); empty otherwise.
+	By string
+}
+
+func (e *TargetError) Error() string {
+	if e.Recorded == "" {
+		return fmt.Sprintf("replay %s: the trace names no %s (it has no run_start event)", e.Path, e.Field)
+	}
+	by := ""
+	if e.By != "" {
+		by = " (by " + e.By + ")"
+	}
+	return fmt.Sprintf("replay %s: the trace is of %s %s%s, not %s", e.Path, e.Field, e.Recorded, by, e.Given)
 }
 
 // ReadTrace reads a recorded trace for a replay. See ParseTrace. A trace
@@ -265,31 +292,39 @@ func (r *Recording) ReadBesideOutput(path string) error {
 	if r.hasOutput {
 		return nil
 	}
-	for _, name := range besideResults(path) {
-		info, err := os.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("replay %s: %s is not a regular file; the trace has no final output, and a replay reads it from the result.json beside it: replace or remove it", path, name)
-		}
-		out, err := readAgentOutput(name)
-		if err != nil {
-			return fmt.Errorf("replay %s: the trace has no final output, and %s beside it %v; fix or remove it", path, name, err)
-		}
-		if out != nil {
-			r.Script.Output, r.OutputFrom = out, name
-		}
-		return nil
+	name, err := findBeside(path, "result.json", "the trace has no final output, and a replay reads it")
+	if name == "" || err != nil {
+		return err
+	}
+	out, err := readAgentOutput(name)
+	if err != nil {
+		return fmt.Errorf("replay %s: the trace has no final output, and %s beside it %v; fix or remove it", path, name, err)
+	}
+	if out != nil {
+		r.Script.Output, r.OutputFrom = out, name
 	}
 	return nil
 }
 
-// besideResults lists where the result.json of the trace at path may be.
-func besideResults(path string) []string { return beside(path, "result.json") }
+// findBeside returns the first of beside(path, name) that exists, or ""
+// when none does. One that is not a regular file is an error naming it,
+// saying why the replay reads it.
+func findBeside(path, name, why string) (string, error) {
+	for _, f := range beside(path, name) {
+		info, err := os.Lstat(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("replay %s: %w", path, err)
+		}
+		if !info.Mode().IsRegular() {
+			return "", fmt.Errorf("replay %s: %s is not a regular file; %s from the %s beside it: replace or remove it", path, f, why, name)
+		}
+		return f, nil
+	}
+	return "", nil
+}
 
 // beside lists where the file called name (result.json, run.json) of the
 // run that wrote the trace at path may be: <NAME>.name beside a trace
@@ -316,35 +351,26 @@ func (r *Recording) ReadBesideRun(path string) error {
 	if r.Environment != "" && r.Task != "" {
 		return nil
 	}
-	for _, name := range beside(path, "run.json") {
-		info, err := os.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("replay %s: %s is not a regular file; the trace names no environment or task, and a replay reads them from the run.json beside it: replace or remove it", path, name)
-		}
-		data, err := safeio.ReadFile(name)
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		var run struct {
-			Environment string `json:"environment"`
-			TaskID      string `json:"taskId"`
-		}
-		if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &run); err != nil {
-			return fmt.Errorf("replay %s: the trace names no environment or task, and %s beside it is not a run.json: %v; fix or remove it", path, name, err)
-		}
-		if r.Environment == "" && run.Environment != "" {
-			r.Environment, r.TargetFrom = run.Environment, name
-		}
-		if r.Task == "" && run.TaskID != "" {
-			r.Task, r.TargetFrom = run.TaskID, name
-		}
-		return nil
+	name, err := findBeside(path, "run.json", "the trace names no environment or task, and a replay reads them")
+	if name == "" || err != nil {
+		return err
+	}
+	data, err := safeio.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("replay %s: %w", path, err)
+	}
+	var run struct {
+		Environment string `json:"environment"`
+		TaskID      string `json:"taskId"`
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &run); err != nil {
+		return fmt.Errorf("replay %s: the trace names no environment or task, and %s beside it is not a run.json: %v; fix or remove it", path, name, err)
+	}
+	if r.Environment == "" && run.Environment != "" {
+		r.Environment, r.TargetFrom = run.Environment, name
+	}
+	if r.Task == "" && run.TaskID != "" {
+		r.Task, r.TargetFrom = run.TaskID, name
 	}
 	return nil
 }
