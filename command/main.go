@@ -102,6 +102,11 @@ func App(envs Environments, opts ...Option) *cli.App {
 			manCommand(),
 		},
 	}
+	if cli.HelpFlag != nil {
+		// urfave/cli adds --help (-h) only when it adds its own help
+		// command; ours replaces that command, so the flag is added here.
+		app.Flags = append(app.Flags, cli.HelpFlag)
+	}
 	for _, cmd := range app.Commands {
 		prepare(cmd, name+" "+cmd.Name)
 	}

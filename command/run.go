@@ -29,7 +29,7 @@ func runCommand(envs Environments) *cli.Command {
 			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
-			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002"},
 			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND or replay:PATH (default: the environment's reference agent)"},
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
 			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
@@ -40,6 +40,9 @@ func runCommand(envs Environments) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
+			}
+			if strings.TrimSpace(c.String("task")) == "" {
+				return usageError("--task is required, e.g. --task TASK-002; see %s --help", program(c, "run"))
 			}
 			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
 				return usageError("--max-tool-calls, --timeout and --runs must be positive")
