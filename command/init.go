@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
@@ -213,6 +214,13 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 // check refuses a new file that exists and a file to extend that is not a
 // regular file.
 func (p *initPlan) check() error {
+	for _, ts := range [][]target{p.created, p.update} {
+		for _, t := range ts {
+			if err := safeio.CheckChain(p.project, t.path); err != nil {
+				return fmt.Errorf("%w; nothing was written", err)
+			}
+		}
+	}
 	for _, t := range p.created {
 		if _, err := os.Lstat(t.path); err == nil {
 			return fmt.Errorf("exists: %s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 )
 
@@ -21,6 +22,9 @@ func envPackage(project, name string) (env.Manifest, string, error) {
 		return env.Manifest{}, "", err
 	}
 	dir := m.Dir(project)
+	if err := safeio.CheckChain(project, dir); err != nil {
+		return env.Manifest{}, "", fmt.Errorf("the package of %s: %w; nothing was written", name, err)
+	}
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return env.Manifest{}, "", &env.Error{Code: "package_not_found", Message: fmt.Sprintf("the manifest of %s names entrypoint %s, which is not a folder; fix %s",
 			name, m.Entrypoint, filepath.ToSlash(env.ManifestPath(name)))}
