@@ -1,11 +1,13 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/agent-oracle/oracle/anthropic"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/openai"
 	"github.com/agent-oracle/oracle/oracle"
@@ -28,12 +30,12 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
-// modelFlags configure openai:MODEL agents.
+// modelFlags configure openai:MODEL and anthropic:MODEL agents.
 func modelFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: agents"},
-		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given)"},
-		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: agent's model is given before the rollout ends as agent_error"},
+		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
+		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
+		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
 	}
 }
 
@@ -66,9 +68,16 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 	}
 	var once sync.Once
 	return runner.Resolver{
-		Schemes: map[string]func(string) (env.Agent, error){"openai": func(model string) (env.Agent, error) {
-			return openai.New(modelConfig(c, openai.FromEnv(model)))
-		}},
+		Schemes: map[string]func(string) (env.Agent, error){
+			"openai": func(model string) (env.Agent, error) {
+				return openai.New(modelConfig(c, openai.FromEnv(model)))
+			},
+			"anthropic": func(model string) (env.Agent, error) {
+				cfg := anthropic.FromEnv(model)
+				cfg.Temperature, cfg.MaxTurns = c.Float64("model-temperature"), c.Int("model-max-turns")
+				return anthropic.New(cfg)
+			},
+		},
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},
@@ -110,7 +119,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		}
 		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
-			return sel, err
+			return sel, targetFix(err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "replay case %s: trace in %s\n", k, stored)
 		agents = append(agents, k.Agent)
@@ -119,4 +128,20 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	}
 	sel.Agents = agents
 	return sel, nil
+}
+
+// targetFlags are the flags that name what a trace may not.
+var targetFlags = map[runner.TargetField]string{runner.TargetEnv: "--env", runner.TargetTask: "--task"}
+
+// targetFix adds to an error about the environment or task of a trace the
+// flag that mends it.
+func targetFix(err error) error {
+	var te *runner.TargetError
+	switch {
+	case !errors.As(err, &te):
+		return err
+	case te.Recorded == "":
+		return fmt.Errorf("%w; name it with %s", err, targetFlags[te.Field])
+	}
+	return fmt.Errorf("%w; give %s %s or the trace of %s %s", err, targetFlags[te.Field], te.Recorded, te.Field, te.Given)
 }
