@@ -13,7 +13,6 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
@@ -216,7 +215,7 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 func (p *initPlan) check() error {
 	for _, ts := range [][]target{p.created, p.update} {
 		for _, t := range ts {
-			if err := safeio.CheckChain(p.project, t.path); err != nil {
+			if err := checkInProject(p.project, t.path); err != nil {
 				return fmt.Errorf("%w; nothing was written", err)
 			}
 		}
