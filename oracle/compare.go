@@ -34,6 +34,7 @@ func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsol
 		cr.Status = StatusChanged
 		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 		cr.Checks = checkStates(frozen.Result, fresh.Result)
+		cr.setToolErrors(frozen.Calls, fresh.Calls, nil)
 	}
 	return cr
 }

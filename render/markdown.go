@@ -44,25 +44,40 @@ func Markdown(w io.Writer, r *oracle.Report) error {
 	}
 	for _, c := range cases {
 		files := filesOf(c)
-		if len(files) == 0 && len(c.ToolErrors) == 0 {
+		if len(files) == 0 && len(c.ToolErrors) == 0 && len(c.NewToolErrors) == 0 && len(c.GoneToolErrors) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n<details><summary>%s %s</summary>\n\n", mdCode(c.Case), c.Status)
 		for _, f := range files {
 			writeMarkdownFile(w, f)
 		}
+		if len(c.NewToolErrors) > 0 {
+			fmt.Fprintf(w, "**New tool errors:** %d (calls.json against the baseline's)\n\n", len(c.NewToolErrors))
+			writeMarkdownToolErrors(w, c.NewToolErrors)
+		}
+		if len(c.GoneToolErrors) > 0 {
+			fmt.Fprintf(w, "**Tool errors gone:** %s\n\n", mdText(goneList(c.GoneToolErrors)))
+		}
 		if len(c.ToolErrors) > 0 {
-			fmt.Fprintf(w, "**Tool errors of this run:** %d (the baseline's run had %d)\n\n", len(c.ToolErrors), c.OldToolErrors)
-			fmt.Fprintln(w, "| tool | code | message |")
-			fmt.Fprintln(w, "| --- | --- | --- |")
-			for _, te := range c.ToolErrors {
-				fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(te.Tool), mdCode(te.Code), mdText(te.Message))
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "**Tool errors of this run:** %d (the baseline's run had %d; %s)\n\n", len(c.ToolErrors), c.OldToolErrors, mdText(noCallsNote))
+			writeMarkdownToolErrors(w, c.ToolErrors)
 		}
 		fmt.Fprintln(w, "</details>")
 	}
 	return nil
+}
+
+func writeMarkdownToolErrors(w io.Writer, tes []oracle.ToolError) {
+	fmt.Fprintln(w, "| call | tool | code | message |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- |")
+	for _, te := range tes {
+		call := ""
+		if te.Call > 0 {
+			call = fmt.Sprintf("#%d", te.Call)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", call, mdCode(te.Tool), mdCode(te.Code), mdText(te.Message))
+	}
+	fmt.Fprintln(w)
 }
 
 func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
