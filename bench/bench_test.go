@@ -21,6 +21,13 @@ import (
 
 var large = flag.Bool("large", false, "also run the 100,000-case check and record benchmarks (minutes)")
 
+// measureCPU reports the CPU time (all goroutines, GC included) per op
+// of what runs until the returned function is called.
+func measureCPU(b *testing.B) (stop func()) {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
+}
+
 func synth(b *testing.B, tasks, entities int) env.Environment {
 	b.Helper()
 	e, err := Environment(tasks, entities)
@@ -56,6 +63,7 @@ func benchCRM(b *testing.B, cfg runner.Config) {
 	task := firstTask(b, e, "TASK-002")
 	agent, _ := e.Agent("solver")
 	b.ReportAllocs()
+	defer measureCPU(b)()
 	for b.Loop() {
 		o, err := runner.Run(context.Background(), e, task, agent, cfg)
 		if err != nil {
@@ -73,6 +81,7 @@ func BenchmarkRolloutFixedCost(b *testing.B) {
 	e := synth(b, 1, 1)
 	task := firstTask(b, e, "TASK-000001")
 	b.ReportAllocs()
+	defer measureCPU(b)()
 	for b.Loop() {
 		o, err := runner.Run(context.Background(), e, task, Solver, runner.Config{})
 		if err != nil {
@@ -99,6 +108,8 @@ func BenchmarkToolCall(b *testing.B) {
 				}
 				agent := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 					b.ResetTimer()
+					stop := measureCPU(b)
+					defer stop()
 					for range b.N {
 						if r := in.Call(ctx, tool, input); r.IsError {
 							return nil, fmt.Errorf("%s: %s", tool, r.Output)
@@ -193,6 +204,7 @@ func BenchmarkCheck(b *testing.B) {
 			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer measureCPU(b)()
 			peak := 0.0
 			for b.Loop() {
 				stop := peakHeap()
@@ -217,6 +229,7 @@ func BenchmarkRecord(b *testing.B) {
 		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
 			cases := synthCases(b, n)
 			b.ReportAllocs()
+			defer measureCPU(b)()
 			for b.Loop() {
 				b.StopTimer()
 				dir, err := os.MkdirTemp(b.TempDir(), "store")
@@ -253,9 +266,10 @@ func BenchmarkCompare(b *testing.B) {
 	}
 	b.Run("diff", func(b *testing.B) {
 		b.ReportAllocs()
+		defer measureCPU(b)()
 		for b.Loop() {
 			for i, c := range cases {
-				frozen, err := store.Read(c.Key)
+				frozen, err := store.ReadLike(c.Key, fresh[i])
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -269,6 +283,7 @@ func BenchmarkCompare(b *testing.B) {
 	})
 	b.Run("bytes.Equal", func(b *testing.B) {
 		b.ReportAllocs()
+		defer measureCPU(b)()
 		for b.Loop() {
 			for i, c := range cases {
 				for _, name := range baseline.Files {
