@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -66,7 +67,9 @@ func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 	if err != nil || !info.IsDir() {
 		return nil, false, usageError("--from %s: no such report folder; give the folder of oracle check --report-dir (downloaded from CI)", from)
 	}
-	if info, err := os.Stat(filepath.Join(from, "fresh")); err == nil && info.IsDir() {
+	// a fresh/ that is a symlink is taken too, and refused when read: no
+	// symlink inside the report folder is followed
+	if info, err := os.Lstat(filepath.Join(from, "fresh")); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
 		from = filepath.Join(from, "fresh")
 	}
 	return baseline.NewPending(from), false, nil
