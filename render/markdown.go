@@ -104,13 +104,7 @@ func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
 		for _, m := range f.Members {
 			name := mdCode(m.Name())
 			for _, fd := range m.Fields {
-				var old, fresh string
-				if fd.Was != nil {
-					old = mdSegs(fieldSegs(fd.Was, 0, oldValue), false)
-				}
-				if fd.Now != nil {
-					fresh = mdSegs(fieldSegs(fd.Now, 0, newValue), true)
-				}
+				old, fresh := fieldSides(fd)
 				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(m.What()+": "+fd.What()), mdCode(fd.Path), old, fresh)
 			}
 			if m.OldValue != nil || m.NewValue != nil {
@@ -139,6 +133,25 @@ func changeSides(ch oracle.Change) (string, string) {
 		return mdSegs(ss, false), mdSegs(ss, true)
 	}
 	return mdValue(ch.From), mdValue(ch.To)
+}
+
+// fieldSides renders a state-diff field's baseline and fresh cells. When
+// both sides change the field the same way, the values they agree on are
+// plain and the words that differ are marked (<del> in the baseline's cell,
+// <ins> in the fresh one), long strings with a window of context around
+// each change, as in the text and HTML reports.
+func fieldSides(fd oracle.FieldDiff) (old, fresh string) {
+	if fd.Was != nil && fd.Now != nil && fd.Was.Op == fd.Now.Op {
+		ss := fieldDiffSegs(fd, 0)
+		return mdSegs(ss, false), mdSegs(ss, true)
+	}
+	if fd.Was != nil {
+		old = mdSegs(fieldSegs(fd.Was, 0, oldValue), false)
+	}
+	if fd.Now != nil {
+		fresh = mdSegs(fieldSegs(fd.Now, 0, newValue), true)
+	}
+	return old, fresh
 }
 
 func mdPath(ch oracle.Change) string {
