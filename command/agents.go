@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/openai"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -26,6 +28,26 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
+// modelFlags configure openai:MODEL agents.
+func modelFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: agents"},
+		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given)"},
+		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: agent's model is given before the rollout ends as agent_error"},
+	}
+}
+
+// modelConfig applies the model flags to cfg.
+func modelConfig(c *cli.Context, cfg openai.Config) openai.Config {
+	cfg.Temperature = c.Float64("model-temperature")
+	if c.IsSet("model-seed") {
+		seed := c.Int64("model-seed")
+		cfg.Seed = &seed
+	}
+	cfg.MaxTurns = c.Int("model-max-turns")
+	return cfg
+}
+
 // resolver resolves agent references with the command's exec options. The
 // first exec agent of an auto sandbox without bubblewrap warns, once.
 func resolver(c *cli.Context) (runner.Resolver, error) {
@@ -44,6 +66,9 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 	}
 	var once sync.Once
 	return runner.Resolver{
+		Schemes: map[string]func(string) (env.Agent, error){"openai": func(model string) (env.Agent, error) {
+			return openai.New(modelConfig(c, openai.FromEnv(model)))
+		}},
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},

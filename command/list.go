@@ -15,11 +15,16 @@ func listCommand(envs Environments) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
 			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
+			&cli.BoolFlag{Name: "tools", Usage: "print the tools of --env with their input schemas"},
+			&cli.StringFlag{Name: "format", Usage: "with --tools: json (the versioned object), openai (the chat API's tools array) or mcp (the tools array of an MCP tools/list result)"},
 		},
 		Action: func(c *cli.Context) error {
 			cat, err := loadCatalog(envs)
 			if err != nil {
 				return err
+			}
+			if c.Bool("tools") || c.IsSet("format") {
+				return listTools(c, cat)
 			}
 			list := cat.envs
 			if name := c.String("env"); name != "" {

@@ -91,6 +91,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			rejectCommand(),
 			diffCommand(),
 			listCommand(envs),
+			serveCommand(envs),
 			verifierCommand(envs),
 			validateCommand(envs),
 			initCommand(),

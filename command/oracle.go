@@ -315,8 +315,12 @@ func recordCommand(envs Environments) *cli.Command {
 }
 
 func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
+	width := 9 // the status column fits the longest status listed
 	for _, rc := range rep.Cases {
-		status := fmt.Sprintf("%-9s", rc.Status)
+		width = max(width, len(rc.Status))
+	}
+	for _, rc := range rep.Cases {
+		status := fmt.Sprintf("%-*s", width, rc.Status)
 		note := ""
 		switch rc.Status {
 		case oracle.RecordWrote:

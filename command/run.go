@@ -30,13 +30,13 @@ func runCommand(envs Environments) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
-			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND or replay:PATH (default: the environment's reference agent)"},
+			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH or openai:MODEL (default: the environment's reference agent)"},
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
 			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},
 			runsFlag(),
 			agentEnvFlag(),
-		}, sandboxFlags()...),
+		}, append(sandboxFlags(), modelFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())

@@ -17,7 +17,7 @@ import (
 
 // runsFlag repeats a run.
 func runsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether the baseline artifacts (result.json, state-diff.json, calls.json) were byte-identical; every run's folder is written"}
+	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether the artifacts the environment freezes (its manifest's \"baselines\"; by default result.json, state-diff.json, calls.json) were byte-identical; every run's folder is written"}
 }
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
@@ -31,6 +31,7 @@ type repeatedRuns struct {
 	Reward        rewardStats        `json:"reward"`
 	Violations    violations         `json:"violations"`
 	Identical     bool               `json:"identical"`
+	Compared      []string           `json:"compared"`
 	Divergence    *oracle.Divergence `json:"divergence,omitempty"`
 	Each          []oneRun           `json:"each"`
 }
@@ -63,7 +64,11 @@ type oneRun struct {
 // the summary. It exits 0 when every run passed, 1 otherwise.
 func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env.Task, ref string, n int) error {
 	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
-	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Violations: violations{Labels: []string{}}}
+	files, err := oracle.EnvFiles(projectDir(c), e.Name())
+	if err != nil {
+		return err
+	}
+	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Compared: files, Violations: violations{Labels: []string{}}}
 	text := !c.Bool("json")
 	st := newStyle(c, c.App.Writer)
 	if text {
@@ -106,7 +111,7 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 			sum.Reward.Best = math.Max(sum.Reward.Best, r.Reward)
 			sum.Reward.Worst = math.Min(sum.Reward.Worst, r.Reward)
 			if sum.Divergence == nil {
-				sum.Divergence = diverges(i, first, o)
+				sum.Divergence = diverges(i, first, o, files)
 				sum.Identical = sum.Divergence == nil
 			}
 		}
@@ -135,11 +140,12 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 	return nil
 }
 
-// diverges says where run i first differs from run 1, or nil.
-func diverges(i int, first, o *runner.Outcome) *oracle.Divergence {
-	a := baseline.Pick(first.Artifacts.Files(), baseline.Files)
-	b := baseline.Pick(o.Artifacts.Files(), baseline.Files)
-	for _, name := range baseline.Files {
+// diverges says where run i first differs from run 1 in the artifact
+// files the environment freezes, or nil.
+func diverges(i int, first, o *runner.Outcome, files []string) *oracle.Divergence {
+	a := baseline.Pick(first.Artifacts.Files(), files)
+	b := baseline.Pick(o.Artifacts.Files(), files)
+	for _, name := range files {
 		if d := oracle.DiffFile(name, a.File(name), b.File(name)); d != nil {
 			return &oracle.Divergence{Run: i, Diff: d}
 		}
@@ -163,7 +169,11 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 	fmt.Fprintln(w, v)
 	switch {
 	case s.Identical:
-		fmt.Fprintf(w, "identical: yes, %s were byte-identical across the %d runs\n", fileList(baseline.Files), s.Runs)
+		verb := "were"
+		if len(s.Compared) == 1 {
+			verb = "was"
+		}
+		fmt.Fprintf(w, "identical: yes, %s %s byte-identical across the %d runs\n", fileList(s.Compared), verb, s.Runs)
 	default:
 		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), s.Divergence)
 	}

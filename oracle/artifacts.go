@@ -33,20 +33,31 @@ func FreezeFiles(projectDir string, cases []Case, override []string) error {
 		name := cases[i].Key.Env
 		files, ok := byEnv[name]
 		if !ok {
-			m, err := env.LoadManifest(projectDir, name)
-			switch {
-			case errors.Is(err, env.ErrNoManifest):
-				files = baseline.Files
-			case err != nil:
+			var err error
+			if files, err = EnvFiles(projectDir, name); err != nil {
 				return err
-			default:
-				if files, err = baseline.FilesFor(m.Baselines); err != nil {
-					return fmt.Errorf("%s: baselines %w", env.ManifestPath(name), err)
-				}
 			}
 			byEnv[name] = files
 		}
 		cases[i].Files = files
 	}
 	return nil
+}
+
+// EnvFiles returns the artifact files the environment name freezes in the
+// project at projectDir: the "baselines" of its manifest, or all of
+// baseline.Files when it has no manifest.
+func EnvFiles(projectDir, name string) ([]string, error) {
+	m, err := env.LoadManifest(projectDir, name)
+	switch {
+	case errors.Is(err, env.ErrNoManifest):
+		return baseline.Files, nil
+	case err != nil:
+		return nil, err
+	}
+	files, err := baseline.FilesFor(m.Baselines)
+	if err != nil {
+		return nil, fmt.Errorf("%s: baselines %w", env.ManifestPath(name), err)
+	}
+	return files, nil
 }

@@ -22,6 +22,9 @@ type Resolver struct {
 	// Warn, when not nil, is given the warning of an auto sandbox that
 	// falls back to none (bubblewrap missing or not working).
 	Warn func(string)
+	// Schemes resolves further SCHEME:ARG references, such as the model
+	// agents' openai:MODEL, by scheme; the function is given ARG.
+	Schemes map[string]func(arg string) (env.Agent, error)
 }
 
 // Resolve returns the agent ref names in e; see the package function
@@ -48,6 +51,9 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 			return nil, err
 		}
 		return ReplayAgent(rec), nil
+	}
+	if scheme, arg, ok := strings.Cut(ref, ":"); ok && r.Schemes[scheme] != nil {
+		return r.Schemes[scheme](arg)
 	}
 	if a, ok := e.Agent(ref); ok {
 		return a, nil

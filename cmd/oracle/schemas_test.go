@@ -49,6 +49,8 @@ func TestJSONSchemas(t *testing.T) {
 		exit   int
 	}{
 		{"list", []string{"list", "--json"}, 0},
+		{"list-tools", []string{"list", "--tools", "--env", "crm", "--format", "json"}, 0},
+		{"list-tools", []string{"list", "--tools", "--env", "calendar", "--json"}, 0},
 		{"validate", []string{"validate", "--json"}, 0},
 		{"run", []string{"run", "--task", "TASK-004", "--json"}, 0},
 		{"runs", []string{"run", "--task", "TASK-004", "--runs", "2", "--json"}, 0},

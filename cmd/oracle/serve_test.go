@@ -1,0 +1,197 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-oracle/oracle/command"
+	"github.com/agent-oracle/oracle/internal/mcptest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestServeStdio drives `oracle serve` as an MCP client launching it as a
+// subprocess, one process per session.
+func TestServeStdio(t *testing.T) {
+	dir := t.TempDir()
+	connect := func(t *testing.T) *mcp.ClientSession {
+		t.Helper()
+		cmd := oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	mcptest.Scenario(t, connect, filepath.Join(dir, ".silo", "runs"), nil)
+
+	// a served rollout becomes a CI case: record its trace as a replay
+	traces, _ := filepath.Glob(filepath.Join(dir, ".silo", "runs", "*", "trace.jsonl"))
+	recorded := 0
+	for _, trace := range traces {
+		var stdout, stderr bytes.Buffer
+		code := command.Run(context.Background(), []string{"oracle", "-C", dir, "record", "--agent", "replay:" + trace},
+			testEnvironments, &stdout, &stderr)
+		if code != 0 {
+			t.Fatalf("record --agent replay:%s: exit %d: %s", trace, code, stderr.String())
+		}
+		if strings.Contains(stdout.String(), "TASK-008 (pass)") {
+			recorded++
+		}
+	}
+	if recorded != 1 {
+		t.Errorf("%d served runs recorded as passing replay cases, want the submitted one", recorded)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := command.Run(context.Background(), []string{"oracle", "-C", dir, "check", "--agent", "replay-*"},
+		testEnvironments, &stdout, &stderr); code != 0 {
+		t.Errorf("check of the replay cases: exit %d: %s%s", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestServeHTTP drives one `oracle serve --http` process over Streamable
+// HTTP, a session per connection.
+func TestServeHTTP(t *testing.T) {
+	dir := t.TempDir()
+	cmd := oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task, "--http", "0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stderr)
+	url := ""
+	for url == "" && lines.Scan() {
+		if _, after, ok := strings.Cut(lines.Text(), " at http://127.0.0.1:"); ok {
+			url = "http://127.0.0.1:" + after
+		}
+	}
+	if url == "" {
+		t.Fatalf("serve printed no URL on 127.0.0.1")
+	}
+	go func() {
+		for lines.Scan() {
+		}
+	}()
+	connect := func(t *testing.T) *mcp.ClientSession {
+		t.Helper()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	// stopping the server ends the rollouts in progress and writes them
+	settle := func() {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("serve after SIGTERM: %v", err)
+		}
+	}
+	mcptest.Scenario(t, connect, filepath.Join(dir, ".silo", "runs"), settle)
+}
+
+// TestListToolsMCPIsWhatServeLists compares `list --tools --format mcp`
+// with the tools/list result of `oracle serve`: the same tools, field for
+// field, save the server's own submit_answer.
+func TestListToolsMCPIsWhatServeLists(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := command.Run(context.Background(), []string{"oracle", "-C", dir, "list", "--tools", "--env", "crm", "--format", "mcp"},
+		testEnvironments, &stdout, &stderr); code != 0 {
+		t.Fatalf("list --tools: exit %d: %s", code, stderr.String())
+	}
+	var listed []map[string]any
+	if err := json.Unmarshal(stdout.Bytes(), &listed); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", "crm", "--task", "TASK-001")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served []map[string]any
+	for _, tl := range res.Tools {
+		if tl.Name == "submit_answer" {
+			continue
+		}
+		b, _ := json.Marshal(tl)
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		served = append(served, m)
+	}
+	// tools/list orders tools by name; the list keeps definition order
+	byName := func(a, b map[string]any) bool { return a["name"].(string) < b["name"].(string) }
+	if diff := cmp.Diff(served, listed, cmpopts.SortSlices(byName)); diff != "" {
+		t.Errorf("list --tools --format mcp differs from serve's tools/list (-served +listed):\n%s", diff)
+	}
+}
+
+// TestServeTypeScriptClient drives `oracle serve` with the official
+// TypeScript MCP client, found in the node_modules folder that
+// ORACLE_MCP_NODE_MODULES names (npm install @modelcontextprotocol/sdk).
+func TestServeTypeScriptClient(t *testing.T) {
+	modules := os.Getenv("ORACLE_MCP_NODE_MODULES")
+	if modules == "" {
+		t.Skip("ORACLE_MCP_NODE_MODULES is not set: npm install @modelcontextprotocol/sdk into a folder and name its node_modules")
+	}
+	if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Skipf("ORACLE_MCP_NODE_MODULES=%s has no @modelcontextprotocol/sdk: %v", modules, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	dir := t.TempDir()
+	runs := filepath.Join(dir, ".silo", "runs")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "mcpclient", "client.cjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve := oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task)
+	cmd := exec.Command(node, append([]string{script, modules, runs}, serve.Args...)...)
+	cmd.Env = serve.Env
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "ok") {
+		t.Fatalf("TypeScript client: %v\n%s", err, out)
+	}
+	// the second session's folder is written as its server exits
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		entries, _ := os.ReadDir(runs)
+		if len(entries) == 2 || time.Now().After(deadline) {
+			if len(entries) != 2 {
+				t.Errorf("%d run folders after two sessions, want 2", len(entries))
+			}
+			break
+		}
+	}
+}

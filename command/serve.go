@@ -1,0 +1,172 @@
+package command
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/mcpserve"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
+	"github.com/urfave/cli/v2"
+)
+
+// defaultServeTimeout is a served rollout's time budget: a model driven by
+// a framework over MCP takes longer than a scripted agent.
+const defaultServeTimeout = 30 * time.Minute
+
+func serveCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "serve a task as an MCP server: any MCP client is the agent",
+		ArgsUsage: " ",
+		Description: "Serves the task over the Model Context Protocol, on stdin/stdout (so a client can launch it as a\n" +
+			"subprocess) or, with --http, as Streamable HTTP. Each MCP session is one rollout in a fresh world through\n" +
+			"the same runner as every agent: the environment's tools with their schemas, the task's instruction as the\n" +
+			"server's instructions and as a prompt, and a submit_answer tool that ends the rollout with its answer.\n" +
+			"A budget running out or the session closing ends it too. The run folder is written to .silo/runs/<runId>/\n" +
+			"before submit_answer replies; the grade is printed here on stderr, never sent to the client.\n" +
+			"With --tasks, several tasks are served and the client starts each through a start_task tool.\n" +
+			"Freeze a served run as a regression case with: record --agent replay:.silo/runs/<runId>/trace.jsonl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id` to serve, e.g. TASK-002"},
+			&cli.StringSliceFlag{Name: "tasks", Usage: "serve several tasks of --env, chosen by the client with start_task: ids or globs (`IDS`, comma-separated; '*' for all)"},
+			&cli.StringFlag{Name: "http", Usage: "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT; a bare port listens on 127.0.0.1) instead of stdio"},
+			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
+			&cli.DurationFlag{Name: "timeout", Value: defaultServeTimeout, Usage: "time budget of each rollout"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("serve takes no arguments, got %q; name the task with --task", c.Args().First())
+			}
+			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 {
+				return usageError("--max-tool-calls and --timeout must be positive")
+			}
+			if (c.String("task") == "") == (len(c.StringSlice("tasks")) == 0) {
+				return usageError("name one task with --task, or several with --tasks")
+			}
+			if a := c.String("http"); a != "" {
+				if _, err := mcpserve.ListenAddr(a); err != nil {
+					return usageError("%v", err)
+				}
+			}
+			folder, err := project(c)
+			if err != nil {
+				return err
+			}
+			cat, err := loadCatalog(envs)
+			if err != nil {
+				return err
+			}
+			if name := c.String("env"); name != "" {
+				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
+					return err
+				}
+			}
+			e, tasks, err := servedTasks(cat, c.String("env"), c.String("task"), c.StringSlice("tasks"))
+			if err != nil {
+				return err
+			}
+			var mu sync.Mutex // reports of concurrent sessions do not interleave
+			srv, err := mcpserve.New(mcpserve.Config{
+				Env: e, Tasks: tasks, RunsDir: filepath.Join(folder, runner.RunsDir), Version: c.App.Version,
+				Run: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: mcpserve.Agent},
+				Report: func(o *runner.Outcome, dir string, err error) {
+					mu.Lock()
+					defer mu.Unlock()
+					w := c.App.ErrWriter
+					if err != nil {
+						fmt.Fprintf(w, "error: %v\n", err)
+						return
+					}
+					printRun(w, newStyle(c, w), o, mcpserve.Agent, dir)
+				},
+			})
+			if err != nil {
+				return err
+			}
+			if addr := c.String("http"); addr != "" {
+				return srv.ServeHTTP(c.Context, addr, func(url string) {
+					fmt.Fprintf(c.App.ErrWriter, "serving %s %s over MCP at %s\n", e.Name(), servedIDs(tasks), url)
+				})
+			}
+			fmt.Fprintf(c.App.ErrWriter, "serving %s %s over MCP on stdin/stdout\n", e.Name(), servedIDs(tasks))
+			return srv.ServeStdio(c.Context, nil)
+		},
+	}
+}
+
+// servedTasks resolves --task or --tasks.
+func servedTasks(cat *catalog, envName, task string, patterns []string) (env.Environment, []env.Task, error) {
+	if task != "" {
+		e, t, err := cat.task(envName, task)
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, []env.Task{t}, nil
+	}
+	if envName == "" {
+		return nil, nil, usageError("--tasks serves tasks of one environment; name it with --env")
+	}
+	e, err := cat.env(envName)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := e.Tasks()
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := make([]string, len(all))
+	for i, t := range all {
+		ids[i] = t.ID
+	}
+	var out []env.Task
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if p == "all" {
+			p = "*"
+		}
+		n := len(out)
+		for _, t := range all {
+			if ok, _ := path.Match(p, t.ID); ok && !containsTask(out, t.ID) {
+				out = append(out, t)
+			}
+		}
+		if len(out) == n && !matchesAny(p, out) {
+			return nil, nil, &env.Error{Code: env.CodeTaskNotFound, Known: ids,
+				Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, e.Name(), strings.Join(ids, ", "))}
+		}
+	}
+	return e, out, nil
+}
+
+func containsTask(list []env.Task, id string) bool {
+	for _, t := range list {
+		if t.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func matchesAny(pattern string, list []env.Task) bool {
+	for _, t := range list {
+		if ok, _ := path.Match(pattern, t.ID); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func servedIDs(tasks []env.Task) string {
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		ids[i] = t.ID
+	}
+	return strings.Join(ids, ", ")
+}

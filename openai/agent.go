@@ -1,0 +1,153 @@
+// Package openai is an agent for a model behind an OpenAI-compatible chat
+// completions API (OpenAI, vLLM, Ollama, llama.cpp server and the many
+// hosted providers that speak it): a tool-calling loop that is an
+// env.Agent, so its rollouts go through the runner like any agent's.
+//
+// Each turn posts the conversation with the environment's tools in the
+// API's function format; each tool call the model makes becomes a runner
+// call, answered by a tool message with the matching tool_call_id; the
+// first assistant message without tool calls is the final output. Every
+// request and response goes in the rollout's trace (never the API key).
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/agent-oracle/oracle/env"
+)
+
+// Defaults of Config.
+const (
+	DefaultBaseURL    = "https://api.openai.com/v1"
+	DefaultMaxTurns   = 50
+	DefaultMaxRetries = 5
+	// MaxRetryWait bounds one wait between retries, whatever Retry-After
+	// asks.
+	MaxRetryWait = 60 * time.Second
+)
+
+// Config is a model and how to reach it.
+type Config struct {
+	Model string
+	// BaseURL is the API's base, with its /v1 as in the OpenAI SDKs;
+	// requests go to BaseURL + "/chat/completions".
+	BaseURL string
+	// APIKey is sent as a bearer token when set. It is never written to a
+	// trace or an artifact.
+	APIKey      string
+	Temperature float64
+	Seed        *int64 // sent when set
+	// MaxTurns bounds the model's turns; 0 means DefaultMaxTurns.
+	MaxTurns int
+	// MaxRetries bounds the retries of one request on 429 and 5xx
+	// answers; 0 means DefaultMaxRetries, a negative value none.
+	MaxRetries int
+	// Client makes the requests; nil means a client with a 10-minute
+	// timeout per request.
+	Client *http.Client
+	// Sleep waits between retries; nil waits d or until ctx ends.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// FromEnv returns the Config of model with the base URL from
+// OPENAI_BASE_URL and the key from OPENAI_API_KEY.
+func FromEnv(model string) Config {
+	return Config{Model: model, BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY")}
+}
+
+// systemPrompt tells the model how a rollout ends.
+const systemPrompt = "You are an agent working on a task through the tools you are given. " +
+	"Call tools as you need them. When you are done, reply with your final answer as a plain message, without a tool call."
+
+// New returns the agent of cfg.
+func New(cfg Config) (env.Agent, error) {
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, &env.Error{Code: env.CodeAgentNotFound, Message: "openai: names no model; give one, e.g. --agent openai:gpt-4o-mini"}
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
+		return nil, fmt.Errorf("OPENAI_BASE_URL %q: give an http:// or https:// URL, e.g. http://localhost:11434/v1", cfg.BaseURL)
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.MaxTurns <= 0 {
+		cfg.MaxTurns = DefaultMaxTurns
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = DefaultMaxRetries
+	}
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Timeout: 10 * time.Minute}
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	return &agent{cfg: cfg}, nil
+}
+
+type agent struct{ cfg Config }
+
+// Run is the tool-calling loop.
+func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
+	log := in.Log
+	if log == nil {
+		log = func(string, map[string]any) {}
+	}
+	req := chatRequest{
+		Model:       a.cfg.Model,
+		Messages:    []message{{Role: "system", Content: text(systemPrompt)}, {Role: "user", Content: text(in.Task)}},
+		Tools:       Tools(in.Tools),
+		Temperature: a.cfg.Temperature,
+		Seed:        a.cfg.Seed,
+	}
+	for turn := 1; turn <= a.cfg.MaxTurns; turn++ {
+		resp, err := a.complete(ctx, turn, req, log)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Choices) == 0 {
+			return nil, fmt.Errorf("openai %s: turn %d: the response has no choices", a.cfg.Model, turn)
+		}
+		msg := resp.Choices[0].Message
+		msg.Role = "assistant"
+		req.Messages = append(req.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			if msg.Content == nil {
+				return "", nil
+			}
+			return *msg.Content, nil
+		}
+		for _, tc := range msg.ToolCalls {
+			args := json.RawMessage(tc.Function.Arguments)
+			if strings.TrimSpace(tc.Function.Arguments) == "" {
+				args = json.RawMessage(`{}`)
+			}
+			// malformed arguments go to the runner as they are: it
+			// answers them with an invalid_input error the model can read
+			res := in.Call(ctx, tc.Function.Name, args)
+			req.Messages = append(req.Messages, message{Role: "tool", ToolCallID: tc.ID, Content: text(string(res.Output))})
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, context.Cause(ctx)
+		}
+	}
+	return nil, fmt.Errorf("openai %s: no final answer after %d turns (--model-max-turns)", a.cfg.Model, a.cfg.MaxTurns)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
