@@ -29,7 +29,7 @@ func runCommand(envs Environments) *cli.Command {
 			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
-			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Required: true, Usage: "task `id`, e.g. TASK-002"},
+			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002 (required, unless a replay: trace names it in its run_start or the run.json beside it)"},
 			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH or openai:MODEL (default: the environment's reference agent)"},
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
 			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
@@ -52,12 +52,30 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if name := c.String("env"); name != "" {
-				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
+			envName, taskID := c.String("env"), c.String("task")
+			if path, ok := strings.CutPrefix(c.String("agent"), "replay:"); ok && path != "" && (envName == "" || taskID == "") {
+				// a trace names its environment and task (its run_start, or
+				// the original runner's run.json beside it)
+				rec, err := runner.ReadTrace(path)
+				if err != nil {
+					return err
+				}
+				if envName == "" {
+					envName = rec.Environment
+				}
+				if taskID == "" {
+					taskID = rec.Task
+				}
+			}
+			if taskID == "" {
+				return usageError("name the task with --task, e.g. --task TASK-002")
+			}
+			if envName != "" {
+				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{envName}); err != nil {
 					return err
 				}
 			}
-			e, task, err := cat.task(c.String("env"), c.String("task"))
+			e, task, err := cat.task(envName, taskID)
 			if err != nil {
 				return err
 			}

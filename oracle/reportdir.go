@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -31,9 +33,22 @@ const TraceFile = runner.TraceFile
 // artifacts and traces a previous check left there are removed first, so
 // the folder shows this run only; files oracle does not write there are
 // left alone.
+//
+// dir may be anywhere and may be reached through a symlink, but it must be
+// a folder (it is made when missing). Inside it nothing is followed: a
+// symlink, FIFO or other non-regular file where a report file should be,
+// or a symlink anywhere under fresh/, is an error naming it, found before
+// anything is written or removed.
 func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	switch info, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("report dir: %w", err)
+		}
+	case err != nil:
 		return fmt.Errorf("report dir: %w", err)
+	case !info.IsDir():
+		return fmt.Errorf("report dir: %s is not a folder; name a folder for --report-dir", dir)
 	}
 	js, err := canon.Marshal(res.Report)
 	if err != nil {
@@ -43,18 +58,28 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 	for name, data := range rendered {
 		files[name] = data
 	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	store := &baseline.Store{Root: filepath.Join(dir, "fresh")}
+	// look at everything first, so a planted link stops the report before
+	// anything is written or removed
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := checkReportFile(filepath.Join(dir, name)); err != nil {
 			return fmt.Errorf("report dir: %w", err)
 		}
 	}
-	store := &baseline.Store{Root: filepath.Join(dir, "fresh")}
+	if err := safeio.CheckTree(store.Root); err != nil {
+		return reportDirError(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := writeReportFile(dir, filepath.Join(dir, name), files[name]); err != nil {
+			return reportDirError(err)
+		}
+	}
 	if err := clearFresh(store.Root); err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
 	for k, e := range res.Fresh {
 		if _, err := store.Write(k, e); err != nil {
-			return fmt.Errorf("report dir: %w", err)
+			return reportDirError(err)
 		}
 	}
 	// an obsolete case's removal, for oracle accept --from
@@ -62,7 +87,7 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 	for _, cr := range res.Report.Cases {
 		if cr.Status == StatusObsolete {
 			if err := fresh.MarkObsolete(cr.Key()); err != nil {
-				return fmt.Errorf("report dir: %w", err)
+				return reportDirError(err)
 			}
 		}
 	}
@@ -70,11 +95,55 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 		if trace == nil {
 			continue
 		}
-		if err := os.WriteFile(store.Path(k, TraceFile), trace, 0o644); err != nil {
-			return fmt.Errorf("report dir: %w", err)
+		if err := writeReportFile(dir, store.Path(k, TraceFile), trace); err != nil {
+			return reportDirError(err)
 		}
 	}
 	return nil
+}
+
+// reportDirError wraps an error of the report folder; a symlink is named
+// with the report folder's rule rather than the store's.
+func reportDirError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(err, safeio.ErrSymlink) {
+		return fmt.Errorf("report dir: %s", symlinkRefused(pe.Path))
+	}
+	return fmt.Errorf("report dir: %w", err)
+}
+
+func symlinkRefused(path string) string {
+	return path + " is a symlink; oracle writes no report through a link: remove it"
+}
+
+// checkReportFile reports an error when path exists and is not a regular
+// file: a symlink there is never written through.
+func checkReportFile(path string) error {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return errors.New(symlinkRefused(path))
+	}
+	if !info.Mode().IsRegular() {
+		return safeio.CheckEntry(path, info.Mode().Type())
+	}
+	return nil
+}
+
+// writeReportFile writes data to path inside the report folder dir without
+// following a link: the folders between dir and path and path itself are
+// looked at, and the bytes go to a new temporary file renamed over path
+// (a rename replaces a name, it never writes through one).
+func writeReportFile(dir, path string, data []byte) error {
+	if err := checkReportFile(path); err != nil {
+		return err
+	}
+	return writeFileAtomic(dir, path, data)
 }
 
 // clearFresh removes the artifact files an earlier report left under root

@@ -101,9 +101,14 @@ func traceTask(name string) (string, bool) {
 }
 
 // ImportTrace copies the trace at path into the project at projectDir as a
-// replay case and returns its key and the stored file. The environment and task are the ones
-// the trace's run_start names; envName and taskID, when not empty, must
-// agree with them, and they are needed for a trace without run_start. The
+// replay case and returns its key and the stored file. The environment and
+// task are the ones the trace's run_start names, or for a trace without
+// run_start (the original runner's) the run.json beside it; envName and
+// taskID, when not empty, must agree with them, and they are needed when
+// neither names them. A trace without agent_output is stored with the
+// agentOutput of the result.json beside it appended as an agent_output
+// event that says where it came from (see runner.WithOutput), so the case
+// replays with its answer. The
 // case's agent is ReplayName(path). Importing the same trace again changes
 // nothing; a different trace under the same key is an error.
 func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, string, error) {
@@ -114,6 +119,18 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	rec, err := runner.ParseTrace(path, data)
 	if err != nil {
 		return baseline.Key{}, "", err
+	}
+	// the original runner's trace: its task in the run.json beside it, its
+	// answer in the result.json, which the stored trace keeps
+	if err := rec.ReadBesideRun(path); err != nil {
+		return baseline.Key{}, "", err
+	}
+	if err := rec.ReadBesideOutput(path); err != nil {
+		return baseline.Key{}, "", err
+	}
+	from := filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(rec.OutputFrom)), filepath.Base(rec.OutputFrom)))
+	if data, err = runner.WithOutput(data, rec, from); err != nil {
+		return baseline.Key{}, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	var k baseline.Key
 	if k.Env, k.Task, err = rec.Target(path, envName, taskID); err != nil {

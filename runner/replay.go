@@ -28,6 +28,10 @@ type Recording struct {
 	// has no agent_output event (the original runner's traces): a
 	// result.json beside the trace. Empty when the output is the trace's.
 	OutputFrom string
+	// TargetFrom is the file the environment and task were read from when
+	// the trace has no run_start event (the original runner's traces): a
+	// run.json beside the trace. Empty when they are the trace's own.
+	TargetFrom string
 	// hasOutput is set when the trace has an agent_output event.
 	hasOutput bool
 }
@@ -37,10 +41,14 @@ type Recording struct {
 // with them, and they name them for a trace without run_start. run, record
 // and the replay cases all hold a trace to this one rule.
 func (r *Recording) Target(path, envName, taskID string) (string, string, error) {
+	by := ""
+	if r.TargetFrom != "" {
+		by = " (by " + r.TargetFrom + ")"
+	}
 	pick := func(what, flag, recorded, given string) (string, error) {
 		switch {
 		case recorded != "" && given != "" && recorded != given:
-			return "", fmt.Errorf("replay %s: the trace is of %s %s, not %s; give %s %s or the trace of %s %s", path, what, recorded, given, flag, recorded, what, given)
+			return "", fmt.Errorf("replay %s: the trace is of %s %s%s, not %s; give %s %s or the trace of %s %s", path, what, recorded, by, given, flag, recorded, what, given)
 		case recorded != "":
 			return recorded, nil
 		case given != "":
@@ -74,6 +82,9 @@ func ReadTrace(path string) (*Recording, error) {
 		return nil, err
 	}
 	if err := rec.ReadBesideOutput(path); err != nil {
+		return nil, err
+	}
+	if err := rec.ReadBesideRun(path); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -278,15 +289,107 @@ func (r *Recording) ReadBesideOutput(path string) error {
 }
 
 // besideResults lists where the result.json of the trace at path may be.
-func besideResults(path string) []string {
+func besideResults(path string) []string { return beside(path, "result.json") }
+
+// beside lists where the file called name (result.json, run.json) of the
+// run that wrote the trace at path may be: <NAME>.name beside a trace
+// called <NAME>.trace.jsonl or <NAME>.tool-events.json, then name in the
+// same folder (the original runner's run folder).
+func beside(path, name string) []string {
 	dir, base := filepath.Split(path)
 	var out []string
 	for _, suffix := range []string{".trace.jsonl", ".tool-events.json"} {
 		if stem, ok := strings.CutSuffix(base, suffix); ok && stem != "" {
-			out = append(out, filepath.Join(dir, stem+".result.json"))
+			out = append(out, filepath.Join(dir, stem+"."+name))
 		}
 	}
-	return append(out, filepath.Join(dir, "result.json"))
+	return append(out, filepath.Join(dir, name))
+}
+
+// ReadBesideRun gives a recording whose trace (at path) names no
+// environment or task (it has no run_start event, as the original runner's
+// traces) those of the run it came from: the environment and taskId of the
+// run.json beside it (see beside), and sets TargetFrom to that file. No
+// such file leaves the recording as it is; a file that is not a regular
+// file or not a run.json is an error naming it.
+func (r *Recording) ReadBesideRun(path string) error {
+	if r.Environment != "" && r.Task != "" {
+		return nil
+	}
+	for _, name := range beside(path, "run.json") {
+		info, err := os.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", path, err)
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("replay %s: %s is not a regular file; the trace names no environment or task, and a replay reads them from the run.json beside it: replace or remove it", path, name)
+		}
+		data, err := safeio.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", path, err)
+		}
+		var run struct {
+			Environment string `json:"environment"`
+			TaskID      string `json:"taskId"`
+		}
+		if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &run); err != nil {
+			return fmt.Errorf("replay %s: the trace names no environment or task, and %s beside it is not a run.json: %v; fix or remove it", path, name, err)
+		}
+		if r.Environment == "" && run.Environment != "" {
+			r.Environment, r.TargetFrom = run.Environment, name
+		}
+		if r.Task == "" && run.TaskID != "" {
+			r.Task, r.TargetFrom = run.TaskID, name
+		}
+		return nil
+	}
+	return nil
+}
+
+// WithOutput returns the trace data (of the recording rec, JSON Lines or a
+// JSON array of events) as JSON Lines that replay on their own: when rec's
+// final output was read from a result.json beside the trace
+// (rec.OutputFrom), an agent_output event holding it is appended, whose
+// "from" (from, e.g. the run folder's name and result.json) and "why" say
+// where it came from. Otherwise data is returned as it is.
+func WithOutput(data []byte, rec *Recording, from string) ([]byte, error) {
+	if rec.OutputFrom == "" {
+		return data, nil
+	}
+	var out bytes.Buffer
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '[' {
+		if _, err := eachArrayEvent(data, func(raw []byte) error {
+			if err := json.Compact(&out, raw); err != nil {
+				return err
+			}
+			out.WriteByte('\n')
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	} else {
+		out.Write(data)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			out.WriteByte('\n')
+		}
+	}
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		Type   string          `json:"type"`
+		Output json.RawMessage `json:"output"`
+		From   string          `json:"from"`
+		Why    string          `json:"why"`
+	}{"agent_output", rec.Script.Output, from,
+		"the original trace has no agent_output event; this is the agentOutput of the result.json beside it, taken when the trace was imported"})
+	if err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
 
 // readAgentOutput reads the agentOutput of a result.json, compacted; nil
