@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agent-oracle/oracle/anthropic"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/openai"
 	"github.com/agent-oracle/oracle/oracle"
@@ -28,12 +29,12 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
-// modelFlags configure openai:MODEL agents.
+// modelFlags configure openai:MODEL and anthropic:MODEL agents.
 func modelFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: agents"},
-		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given)"},
-		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: agent's model is given before the rollout ends as agent_error"},
+		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
+		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
+		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
 	}
 }
 
@@ -66,9 +67,16 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 	}
 	var once sync.Once
 	return runner.Resolver{
-		Schemes: map[string]func(string) (env.Agent, error){"openai": func(model string) (env.Agent, error) {
-			return openai.New(modelConfig(c, openai.FromEnv(model)))
-		}},
+		Schemes: map[string]func(string) (env.Agent, error){
+			"openai": func(model string) (env.Agent, error) {
+				return openai.New(modelConfig(c, openai.FromEnv(model)))
+			},
+			"anthropic": func(model string) (env.Agent, error) {
+				cfg := anthropic.FromEnv(model)
+				cfg.Temperature, cfg.MaxTurns = c.Float64("model-temperature"), c.Int("model-max-turns")
+				return anthropic.New(cfg)
+			},
+		},
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/urfave/cli/v2"
 )
 
 // catalog is the environments of a binary, loaded once per command.
@@ -84,4 +86,23 @@ func defaultAgent(e env.Environment) (string, error) {
 	}
 	return "", &env.Error{Code: env.CodeAgentNotFound,
 		Message: fmt.Sprintf("%s has no built-in agent; name one with --agent exec:COMMAND or replay:PATH", e.Name())}
+}
+
+// projectCatalog returns the project folder and the catalog of a command
+// that names one environment with --env, which the project must know.
+func projectCatalog(c *cli.Context, envs Environments) (string, *catalog, error) {
+	folder, err := project(c)
+	if err != nil {
+		return "", nil, err
+	}
+	cat, err := loadCatalog(envs)
+	if err != nil {
+		return "", nil, err
+	}
+	if name := c.String("env"); name != "" {
+		if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
+			return "", nil, err
+		}
+	}
+	return folder, cat, nil
 }

@@ -30,7 +30,7 @@ func runCommand(envs Environments) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002 (required, unless a replay: trace names it in its run_start or the run.json beside it)"},
-			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH or openai:MODEL (default: the environment's reference agent)"},
+			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH, openai:MODEL or anthropic:MODEL (default: the environment's reference agent)"},
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
 			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
 			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},

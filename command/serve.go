@@ -10,7 +10,6 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/mcpserve"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -55,18 +54,9 @@ func serveCommand(envs Environments) *cli.Command {
 					return usageError("%v", err)
 				}
 			}
-			folder, err := project(c)
+			folder, cat, err := projectCatalog(c, envs)
 			if err != nil {
 				return err
-			}
-			cat, err := loadCatalog(envs)
-			if err != nil {
-				return err
-			}
-			if name := c.String("env"); name != "" {
-				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
-					return err
-				}
 			}
 			e, tasks, err := servedTasks(cat, c.String("env"), c.String("task"), c.StringSlice("tasks"))
 			if err != nil {

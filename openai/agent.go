@@ -17,19 +17,15 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/modelapi"
 )
 
 // Defaults of Config.
 const (
-	DefaultBaseURL    = "https://api.openai.com/v1"
-	DefaultMaxTurns   = 50
-	DefaultMaxRetries = 5
-	// MaxRetryWait bounds one wait between retries, whatever Retry-After
-	// asks.
-	MaxRetryWait = 60 * time.Second
+	DefaultBaseURL  = "https://api.openai.com/v1"
+	DefaultMaxTurns = 50
 )
 
 // Config is a model and how to reach it.
@@ -45,14 +41,9 @@ type Config struct {
 	Seed        *int64 // sent when set
 	// MaxTurns bounds the model's turns; 0 means DefaultMaxTurns.
 	MaxTurns int
-	// MaxRetries bounds the retries of one request on 429 and 5xx
-	// answers; 0 means DefaultMaxRetries, a negative value none.
-	MaxRetries int
-	// Client makes the requests; nil means a client with a 10-minute
-	// timeout per request.
-	Client *http.Client
-	// Sleep waits between retries; nil waits d or until ctx ends.
-	Sleep func(ctx context.Context, d time.Duration) error
+	// API posts the requests (retries, HTTP client); its Header is set by
+	// New.
+	API modelapi.Client
 }
 
 // FromEnv returns the Config of model with the base URL from
@@ -80,14 +71,9 @@ func New(cfg Config) (env.Agent, error) {
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = DefaultMaxTurns
 	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = DefaultMaxRetries
-	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: 10 * time.Minute}
-	}
-	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+	cfg.API.Header = http.Header{}
+	if cfg.APIKey != "" {
+		cfg.API.Header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
 	return &agent{cfg: cfg}, nil
 }
@@ -139,15 +125,4 @@ func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("openai %s: no final answer after %d turns (--model-max-turns)", a.cfg.Model, a.cfg.MaxTurns)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return context.Cause(ctx)
-	}
 }

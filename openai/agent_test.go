@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/crm"
+	"github.com/agent-oracle/oracle/internal/modelapi"
 	"github.com/agent-oracle/oracle/openai"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
@@ -95,7 +96,7 @@ func rollout(t *testing.T, turns []turn, cfg openai.Config) (*runner.Outcome, *f
 	defer srv.Close()
 	var waits []time.Duration
 	cfg.Model, cfg.BaseURL, cfg.APIKey = "test-model", srv.URL+"/v1", key
-	cfg.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	cfg.API.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
 	agent, err := openai.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -216,8 +217,8 @@ func TestRetriesAreBounded(t *testing.T) {
 	for range 3 {
 		turns = append(turns, turn{status: 503, retryAfter: "86400", body: `overloaded`})
 	}
-	o, _, waits := rollout(t, turns, openai.Config{MaxRetries: 2})
-	if diff := cmp.Diff([]time.Duration{openai.MaxRetryWait, openai.MaxRetryWait}, waits); diff != "" {
+	o, _, waits := rollout(t, turns, openai.Config{API: modelapi.Client{MaxRetries: 2}})
+	if diff := cmp.Diff([]time.Duration{modelapi.MaxRetryWait, modelapi.MaxRetryWait}, waits); diff != "" {
 		t.Errorf("waits (-want +got): %s", diff)
 	}
 	if o.Result.TerminationReason != runner.AgentError || o.Result.Error == nil || !strings.Contains(*o.Result.Error, "overloaded") {

@@ -1,10 +1,5 @@
 package openai
 
-import (
-	"encoding/json"
-	"strings"
-)
-
 // The request and response shapes of POST {base}/chat/completions, as far
 // as the agent uses them.
 
@@ -42,35 +37,6 @@ type chatResponse struct {
 		Message      message `json:"message"`
 		FinishReason string  `json:"finish_reason"`
 	} `json:"choices"`
-}
-
-// apiError is the body of an error response:
-// {"error":{"message","type","code"}}.
-type apiError struct {
-	Error struct {
-		Message string          `json:"message"`
-		Type    string          `json:"type"`
-		Code    json.RawMessage `json:"code"`
-	} `json:"error"`
-}
-
-// errorMessage is the API's message in an error body, or the body itself
-// (shortened) when it is not the API's error shape.
-func errorMessage(body []byte) string {
-	var e apiError
-	if json.Unmarshal(body, &e) == nil && e.Error.Message != "" {
-		msg := e.Error.Message
-		var code string
-		if json.Unmarshal(e.Error.Code, &code) == nil && code != "" {
-			msg = code + ": " + msg
-		}
-		return msg
-	}
-	s := strings.TrimSpace(string(body))
-	if len(s) > 500 {
-		s = s[:500] + "…"
-	}
-	return s
 }
 
 func text(s string) *string { return &s }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,13 +15,17 @@ import (
 // newStuckToy is the toy world with one more tool, stuck, which changes the
 // state and then never returns, ignoring its context, writing to the state
 // all the while (so `go test -race` sees any read of the abandoned world).
-// It stops only when the test ends.
-func newStuckToy(t *testing.T) env.Environment {
+// It stops only when the test ends. entered is closed when the stuck tool
+// starts, so a test can stop the rollout only once the tool is running.
+func newStuckToy(t *testing.T) (e env.Environment, entered <-chan struct{}) {
 	t.Helper()
 	release := make(chan struct{})
 	t.Cleanup(func() { close(release) })
+	in := make(chan struct{})
+	var once sync.Once
 	stuck := env.Tool[toyState]{Name: "stuck", Description: "Never returns.", InputSchema: `{"type":"object"}`,
 		Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
+			once.Do(func() { close(in) })
 			for i := 0; ; i++ {
 				s.Counters[0].Value = 5 + i%2
 				s.Labels["stuck"] = "yes"
@@ -31,7 +36,7 @@ func newStuckToy(t *testing.T) env.Environment {
 				}
 			}
 		}}
-	return newToyWith(t, append(toyTools(), stuck), toyVerifier(setToFive), nil)
+	return newToyWith(t, append(toyTools(), stuck), toyVerifier(setToFive), nil), in
 }
 
 // callsStuck sets C-2 (a change that stands), then calls the stuck tool and
@@ -42,9 +47,22 @@ var callsStuck = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any
 	return string(r.Output), nil
 })
 
+// The timeout is real time, so on a loaded machine it can fire before the
+// agent reaches the stuck tool (a rollout that says nothing of stuck tools):
+// such a rollout is tried again with twice the timeout, and only a rollout
+// whose stuck tool ran is judged, on everything below.
 func TestStuckToolTimesOut(t *testing.T) {
-	e := newStuckToy(t)
-	o := run(t, e, callsStuck, Config{Timeout: time.Second, Grace: 50 * time.Millisecond})
+	var o *Outcome
+	for timeout := 50 * time.Millisecond; ; timeout *= 2 {
+		e, entered := newStuckToy(t)
+		o = run(t, e, callsStuck, Config{Timeout: timeout, Grace: 50 * time.Millisecond})
+		if isClosed(entered) {
+			break
+		}
+		if timeout > time.Minute {
+			t.Fatalf("the stuck tool never ran before the timeout (last %v)", timeout)
+		}
+	}
 	r := o.Result
 	if r.TerminationReason != Timeout {
 		t.Errorf("termination reason %s, want %s", r.TerminationReason, Timeout)
@@ -66,16 +84,24 @@ func TestStuckToolTimesOut(t *testing.T) {
 	}
 }
 
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
 func TestStuckToolDoesNotHoldCancellation(t *testing.T) {
-	e := newStuckToy(t)
+	e, entered := newStuckToy(t)
 	ctx, cancel := context.WithCancelCause(context.Background())
-	agent := env.AgentFunc(func(actx context.Context, in env.AgentInput) (any, error) {
-		in.Call(actx, "set_counter", map[string]any{"id": "C-2", "value": 7})
-		time.AfterFunc(20*time.Millisecond, func() { cancel(errors.New("interrupted")) })
-		r := in.Call(actx, "stuck", nil)
-		return string(r.Output), nil
-	})
-	_, err := Run(ctx, e, toyTask(t, e), agent, Config{Timeout: time.Hour, Grace: 50 * time.Millisecond})
+	go func() {
+		// cancelled once the stuck tool runs, never before
+		<-entered
+		cancel(errors.New("interrupted"))
+	}()
+	_, err := Run(ctx, e, toyTask(t, e), callsStuck, Config{Timeout: time.Hour, Grace: 50 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "interrupted") {
 		t.Errorf("err = %v, want the cancellation's cause", err)
 	}
@@ -84,7 +110,7 @@ func TestStuckToolDoesNotHoldCancellation(t *testing.T) {
 // An agent that keeps calling after a tool got stuck is refused: the
 // abandoned world takes no more calls.
 func TestAbandonedWorldRefusesCalls(t *testing.T) {
-	e := newStuckToy(t)
+	e, _ := newStuckToy(t)
 	w, err := e.Open(toyTask(t, e))
 	if err != nil {
 		t.Fatal(err)
