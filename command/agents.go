@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -118,7 +119,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 		}
 		k, stored, err := oracle.ImportTrace(projectDir(c), cat.envs, path, envName, task)
 		if err != nil {
-			return sel, err
+			return sel, targetFix(err)
 		}
 		fmt.Fprintf(c.App.ErrWriter, "replay case %s: trace in %s\n", k, stored)
 		agents = append(agents, k.Agent)
@@ -127,4 +128,20 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	}
 	sel.Agents = agents
 	return sel, nil
+}
+
+// targetFlags are the flags that name what a trace may not.
+var targetFlags = map[runner.TargetField]string{runner.TargetEnv: "--env", runner.TargetTask: "--task"}
+
+// targetFix adds to an error about the environment or task of a trace the
+// flag that mends it.
+func targetFix(err error) error {
+	var te *runner.TargetError
+	switch {
+	case !errors.As(err, &te):
+		return err
+	case te.Recorded == "":
+		return fmt.Errorf("%w; name it with %s", err, targetFlags[te.Field])
+	}
+	return fmt.Errorf("%w; give %s %s or the trace of %s %s", err, targetFlags[te.Field], te.Recorded, te.Field, te.Given)
 }

@@ -39,7 +39,7 @@ func selection(c *cli.Context) (oracle.Selection, error) {
 	if s := c.String("shard"); s != "" {
 		shard, err := oracle.ParseShard(s)
 		if err != nil {
-			return sel, usageError("%v", err)
+			return sel, usageError("--shard %v", err)
 		}
 		sel.Shard = shard
 	}
@@ -189,7 +189,7 @@ func checkCommand(envs Environments) *cli.Command {
 			if err := writeReport(c, c.App.Writer, format, res.Report); err != nil {
 				return err
 			}
-			if code := res.Report.ExitCode(); code != 0 {
+			if code := checkExit(res.Report); code != ExitOK {
 				return exitCode(code)
 			}
 			return nil
@@ -202,19 +202,19 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "json":
 		return writeJSON(w, r)
 	}
-	// The text, Markdown, JUnit and HTML reports name the commands that act
-	// on a case (oracle record): here, this binary's.
+	// The reports suggest this binary's commands, and case errors may name
+	// some (oracle record): here, this binary's.
 	var buf bytes.Buffer
 	var err error
 	switch format {
 	case "markdown":
-		err = render.Markdown(&buf, r)
+		err = render.Markdown(&buf, r, reportCommands(c))
 	case "junit":
-		err = render.JUnit(&buf, r)
+		err = render.JUnit(&buf, r, reportCommands(c))
 	case "html":
-		err = render.HTML(&buf, r)
+		err = render.HTML(&buf, r, reportCommands(c))
 	default:
-		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose")})
+		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)})
 	}
 	if err != nil {
 		return err
@@ -223,20 +223,26 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	return err
 }
 
+// reportCommands are the commands a check report suggests.
+func reportCommands(c *cli.Context) render.Commands {
+	return render.Commands{Record: c.App.Name + " record", Prune: c.App.Name + " record --prune"}
+}
+
 // writeReportDir writes the report in every format and the fresh artifacts
 // and traces of the cases that did not match into dir.
 func writeReportDir(c *cli.Context, dir string, res *oracle.CheckResult) error {
+	cmds := reportCommands(c)
 	var txt, md, junit, page bytes.Buffer
-	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000}); err != nil {
+	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000, Commands: cmds}); err != nil {
 		return err
 	}
-	if err := render.Markdown(&md, res.Report); err != nil {
+	if err := render.Markdown(&md, res.Report, cmds); err != nil {
 		return err
 	}
-	if err := render.JUnit(&junit, res.Report); err != nil {
+	if err := render.JUnit(&junit, res.Report, cmds); err != nil {
 		return err
 	}
-	if err := render.HTML(&page, res.Report); err != nil {
+	if err := render.HTML(&page, res.Report, cmds); err != nil {
 		return err
 	}
 	return oracle.WriteReportDir(dir, res, map[string][]byte{
@@ -306,7 +312,7 @@ func recordCommand(envs Environments) *cli.Command {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, named(c, rc.Error))
 				}
 			}
-			if code := rep.ExitCode(); code != 0 {
+			if code := recordExit(rep); code != ExitOK {
 				return exitCode(code)
 			}
 			return nil

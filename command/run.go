@@ -95,7 +95,7 @@ func runCommand(envs Environments) *cli.Command {
 					return err
 				}
 				if _, _, err := rec.Target(path, e.Name(), task.ID); err != nil {
-					return err
+					return targetFix(err)
 				}
 			}
 			agent, err := res.Resolve(e, ref)

@@ -68,6 +68,9 @@ func taskAddCommand() *cli.Command {
 				return fmt.Errorf("exists: %s already has a task %s; choose another id", envName, id)
 			}
 			path := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := checkInProject(project, path); err != nil {
+				return err
+			}
 			if err := writeNew(path, f.Data); err != nil {
 				return err
 			}

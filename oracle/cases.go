@@ -50,7 +50,7 @@ func ParseShard(s string) (Shard, error) {
 	index, err1 := strconv.Atoi(i)
 	count, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || count < 1 || index < 1 || index > count {
-		return Shard{}, fmt.Errorf("--shard %q is not i/n with 1 ≤ i ≤ n, e.g. 1/4", s)
+		return Shard{}, fmt.Errorf("%q is not i/n with 1 ≤ i ≤ n, e.g. 1/4", s)
 	}
 	return Shard{index, count}, nil
 }

@@ -52,7 +52,7 @@ func ReadReport(path string) (*Report, error) {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("merge: %s is not a report of oracle check --json: %s", path, fmt.Sprintf(format, args...))
+		return fmt.Errorf("merge: %s is not a JSON report of oracle check: %s", path, fmt.Sprintf(format, args...))
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
@@ -63,7 +63,7 @@ func ReadReport(path string) (*Report, error) {
 	}
 	var version int
 	if raw, ok := fields["formatVersion"]; !ok {
-		return nil, bad("it has no formatVersion (a record --json output or a report of an older oracle?)")
+		return nil, bad("it has no formatVersion (the JSON output of oracle record, or a report of an older oracle?)")
 	} else if err := json.Unmarshal(raw, &version); err != nil || version != ReportFormat {
 		return nil, bad("formatVersion %s; this oracle reads formatVersion %d", raw, ReportFormat)
 	}
@@ -80,7 +80,7 @@ func ReadReport(path string) (*Report, error) {
 		return nil, bad("selection.cases is %d", r.Selection.Cases)
 	}
 	if _, err := r.shard(); err != nil {
-		return nil, bad("%v", err)
+		return nil, bad("shard %v", err)
 	}
 	given := r.Summary
 	for i, c := range r.Cases {

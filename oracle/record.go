@@ -49,18 +49,6 @@ func (r *RecordReport) Count(s RecordStatus) int {
 	return n
 }
 
-// ExitCode is 2 when a case failed (see Record for what was written), 1 when a
-// case was refused as nondeterministic, 0 otherwise.
-func (r *RecordReport) ExitCode() int {
-	switch {
-	case r.Count(RecordError) > 0:
-		return 2
-	case r.Count(RecordRefused) > 0:
-		return 1
-	}
-	return 0
-}
-
 // RecordOptions add pruning to Options.
 type RecordOptions struct {
 	Options

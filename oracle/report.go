@@ -145,19 +145,6 @@ func (r *Report) finish() {
 	r.Summary = s
 }
 
-// ExitCode is the report's exit status: 2 if any case is an error, 1 if any
-// changed, is missing, obsolete or nondeterministic, 0 when all are unchanged.
-func (r *Report) ExitCode() int {
-	s := r.Summary
-	switch {
-	case s.Error > 0:
-		return 2
-	case s.Changed+s.Missing+s.Obsolete+s.Nondeterministic > 0:
-		return 1
-	}
-	return 0
-}
-
 // resultFacts is what a case line says of a result.json.
 type resultFacts struct {
 	verdict    env.Verdict

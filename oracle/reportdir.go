@@ -106,7 +106,7 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 // with the report folder's rule rather than the store's.
 func reportDirError(err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && errors.Is(err, safeio.ErrSymlink) {
+	if errors.As(err, &pe) && (errors.Is(err, safeio.ErrSymlink) || errors.Is(err, safeio.ErrSymlinkWrite)) {
 		return fmt.Errorf("report dir: %s", symlinkRefused(pe.Path))
 	}
 	return fmt.Errorf("report dir: %w", err)
@@ -143,7 +143,7 @@ func writeReportFile(dir, path string, data []byte) error {
 	if err := checkReportFile(path); err != nil {
 		return err
 	}
-	return writeFileAtomic(dir, path, data)
+	return safeio.WriteFile(dir, path, data)
 }
 
 // clearFresh removes the artifact files an earlier report left under root

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -168,7 +167,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 			return k, "", fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
 		}
 	}
-	if err := writeFileAtomic(projectDir, dest, data); err != nil {
+	if err := safeio.WriteFile(projectDir, dest, data); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	return k, dest, nil
@@ -204,36 +203,4 @@ func findEnv(envs []env.Environment, name string) env.Environment {
 		}
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// folder, synced and renamed into place; no folder between projectDir and
-// path may be a symlink.
-func writeFileAtomic(projectDir, path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	if err := safeio.CheckChain(projectDir, filepath.Dir(path)); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

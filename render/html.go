@@ -15,8 +15,8 @@ import (
 // the cases with a filter by status, and for each case that needs attention
 // its diff with the changed words highlighted, its checks with their labels
 // and verdicts, and the tool errors of its fresh run.
-func HTML(w io.Writer, r *oracle.Report) error {
-	v := htmlView{Summary: SummaryLine(r), Exit: r.ExitCode()}
+func HTML(w io.Writer, r *oracle.Report, cmds Commands) error {
+	v := htmlView{Summary: SummaryLine(r)}
 	s := r.Summary
 	v.Counts = []htmlCount{
 		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
@@ -25,7 +25,7 @@ func HTML(w io.Writer, r *oracle.Report) error {
 	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
 	for i, c := range r.Cases {
 		hc := htmlCase{ID: fmt.Sprintf("case-%d", i+1), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
-			Note: caseNote(c), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
+			Note: caseNote(c, cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
 		if c.Status != oracle.StatusUnchanged {
 			hc.Detail = true
 			for _, f := range filesOf(c) {
@@ -58,7 +58,6 @@ func verdictText(c *oracle.CaseReport) string {
 
 type htmlView struct {
 	Summary                                      string
-	Exit                                         int
 	Total, Regressions, Improvements, Violations int
 	Counts                                       []htmlCount
 	Cases                                        []htmlCase

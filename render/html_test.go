@@ -47,7 +47,7 @@ func sampleReport() *oracle.Report {
 
 func TestHTMLIsSelfContainedAndEscaped(t *testing.T) {
 	var out bytes.Buffer
-	if err := HTML(&out, sampleReport()); err != nil {
+	if err := HTML(&out, sampleReport(), Commands{}); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()
@@ -90,7 +90,7 @@ func TestHTMLInABrowser(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.html")
 	var out bytes.Buffer
-	if err := HTML(&out, sampleReport()); err != nil {
+	if err := HTML(&out, sampleReport(), Commands{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {

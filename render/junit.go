@@ -42,8 +42,9 @@ type junitProblem struct {
 
 // WriteJUnit writes the report as JUnit XML, one test suite per
 // environment and one test case per case: changed, missing, obsolete and
-// nondeterministic cases are failures, errors are errors.
-func JUnit(w io.Writer, r *oracle.Report) error {
+// nondeterministic cases are failures, errors are errors. Failures suggest
+// cmds.
+func JUnit(w io.Writer, r *oracle.Report, cmds Commands) error {
 	out := junitSuites{Name: "oracle check"}
 	index := map[string]int{}
 	for _, c := range r.Cases {
@@ -65,11 +66,11 @@ func JUnit(w io.Writer, r *oracle.Report) error {
 			s.Errors++
 		default:
 			msg := string(c.Status)
-			if note := caseNote(c); note != "" {
+			if note := caseNote(c, cmds); note != "" {
 				msg += ": " + note
 			}
 			var body bytes.Buffer
-			writeCase(&body, Colors{}, c, 1000)
+			writeCase(&body, Colors{}, c, 1000, cmds)
 			// The message says what the case's summary line says: the body
 			// starts with the diff.
 			_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))

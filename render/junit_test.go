@@ -26,7 +26,7 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
 	}}
 	var out bytes.Buffer
-	if err := JUnit(&out, r); err != nil {
+	if err := JUnit(&out, r, Commands{}); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {

@@ -16,14 +16,14 @@ import (
 // text with each punctuation mark Markdown could read as a character
 // reference, so no backtick, pipe, ampersand or asterisk in a value can end
 // a code span, split a table cell or start emphasis, and the rendered text
-// is the value.
-func Markdown(w io.Writer, r *oracle.Report) error {
+// is the value. The notes of cases suggest cmds.
+func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
 	icon := "✅"
-	switch r.ExitCode() {
-	case 1:
-		icon = "❌"
-	case 2:
+	switch s := r.Summary; {
+	case s.Error > 0:
 		icon = "⚠️"
+	case s.Unchanged < s.Total:
+		icon = "❌"
 	}
 	fmt.Fprintf(w, "### %s oracle check\n\n%s\n\n", icon, mdText(SummaryLine(r)))
 	if v := r.Summary.Violations; v > 0 {
@@ -36,7 +36,7 @@ func Markdown(w io.Writer, r *oracle.Report) error {
 	fmt.Fprintln(w, "| case | status | note |")
 	fmt.Fprintln(w, "| --- | --- | --- |")
 	for _, c := range cases {
-		note := mdText(caseNote(c))
+		note := mdText(caseNote(c, cmds))
 		if c.Label != "" {
 			note = "<b>" + note + "</b>"
 		}

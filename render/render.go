@@ -62,10 +62,18 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// Commands are the command lines a report suggests: Record freezes a
+// missing baseline, Prune removes an obsolete one. They are the caller's,
+// which knows its program's name and flags (e.g. "oracle record --prune");
+// an empty one is not suggested.
+type Commands struct {
+	Record, Prune string
+}
+
 // caseNote says what a case line says after the case's name: the verdicts
 // and the reward old → new of a changed case, the fix of a missing or
 // obsolete one, the error.
-func caseNote(cr *oracle.CaseReport) string {
+func caseNote(cr *oracle.CaseReport, cmds Commands) string {
 	switch cr.Status {
 	case oracle.StatusChanged:
 		var parts []string
@@ -82,9 +90,15 @@ func caseNote(cr *oracle.CaseReport) string {
 		}
 		return strings.Join(parts, "; ")
 	case oracle.StatusMissing:
-		return "no baseline; run oracle record to freeze it"
+		if cmds.Record == "" {
+			return "no baseline"
+		}
+		return "no baseline; run " + cmds.Record + " to freeze it"
 	case oracle.StatusObsolete:
-		return "baseline with no case; oracle record --prune removes it"
+		if cmds.Prune == "" {
+			return "baseline with no case"
+		}
+		return "baseline with no case; " + cmds.Prune + " removes it"
 	case oracle.StatusNondeterministic:
 		if cr.Divergence != nil {
 			return cr.Divergence.String()

@@ -43,6 +43,8 @@ type TextOptions struct {
 	// means 160 characters. Strings are shown whole or, when long, as a
 	// window around each change.
 	MaxValue int
+	// Commands are suggested on the line of a case that needs one.
+	Commands Commands
 }
 
 // Text writes the report for a terminal or a CI log: every case that needs
@@ -53,7 +55,7 @@ func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
 		if cr.Status == oracle.StatusUnchanged && !o.All {
 			continue
 		}
-		writeCase(w, c, cr, o.MaxValue)
+		writeCase(w, c, cr, o.MaxValue, o.Commands)
 	}
 	if len(r.Cases) > 0 && (o.All || r.Summary.Unchanged < len(r.Cases)) {
 		fmt.Fprintln(w)
@@ -66,7 +68,7 @@ func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
 }
 
 // writeCase writes one case's line and its diff.
-func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int) {
+func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int, cmds Commands) {
 	status := fmt.Sprintf("%-16s", cr.Status)
 	switch cr.Status {
 	case oracle.StatusUnchanged:
@@ -78,7 +80,7 @@ func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int) {
 	}
 	note := ""
 	if cr.Status != oracle.StatusNondeterministic {
-		note = caseNote(cr)
+		note = caseNote(cr, cmds)
 	}
 	if note != "" {
 		if cr.Label != "" || cr.Status == oracle.StatusError {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // RunsDir is where runs are written, relative to the project root.
@@ -26,8 +29,24 @@ func (a Artifacts) Files() map[string][]byte {
 // WriteRun writes the outcome's artifacts to dir/<runId>/ and returns
 // that folder. The files are written into a temporary folder that is renamed
 // into place, so a run folder is either complete or absent.
+//
+// No folder below the project (dir without its RunsDir, else dir's parent)
+// may be a symlink: a run folder is never written through one.
 func WriteRun(dir string, o *Outcome) (string, error) {
+	base := filepath.Dir(dir)
+	if p, ok := strings.CutSuffix(filepath.ToSlash(dir), "/"+RunsDir); ok {
+		base = filepath.FromSlash(p)
+	} else if filepath.ToSlash(dir) == RunsDir {
+		base = "."
+	}
+	if err := safeio.CheckChain(base, dir); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
+	// MkdirAll follows symlinks: look again now that the folders exist
+	if err := safeio.CheckChain(base, dir); err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 	}
 	tmp, err := os.MkdirTemp(dir, "."+o.RunID+"-*")

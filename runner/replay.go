@@ -41,30 +41,57 @@ type Recording struct {
 // with them, and they name them for a trace without run_start. run, record
 // and the replay cases all hold a trace to this one rule.
 func (r *Recording) Target(path, envName, taskID string) (string, string, error) {
-	by := ""
-	if r.TargetFrom != "" {
-		by = " (by " + r.TargetFrom + ")"
-	}
-	pick := func(what, flag, recorded, given string) (string, error) {
+	pick := func(what TargetField, recorded, given string) (string, error) {
 		switch {
 		case recorded != "" && given != "" && recorded != given:
-			return "", fmt.Errorf("replay %s: the trace is of %s %s%s, not %s; give %s %s or the trace of %s %s", path, what, recorded, by, given, flag, recorded, what, given)
+			return "", &TargetError{Path: path, Field: what, Recorded: recorded, Given: given, By: r.TargetFrom}
 		case recorded != "":
 			return recorded, nil
 		case given != "":
 			return given, nil
 		}
-		return "", fmt.Errorf("replay %s: the trace names no %s (it has no run_start event); name it with %s", path, what, flag)
+		return "", &TargetError{Path: path, Field: what}
 	}
-	e, err := pick("environment", "--env", r.Environment, envName)
+	e, err := pick(TargetEnv, r.Environment, envName)
 	if err != nil {
 		return "", "", err
 	}
-	t, err := pick("task", "--task", r.Task, taskID)
+	t, err := pick(TargetTask, r.Task, taskID)
 	if err != nil {
 		return "", "", err
 	}
 	return e, t, nil
+}
+
+// TargetField is what Target needs from a trace or its caller.
+type TargetField string
+
+const (
+	TargetEnv  TargetField = "environment"
+	TargetTask TargetField = "task"
+)
+
+// TargetError is Target's error when the trace names no environment or task
+// and none is given (Recorded and Given are empty), or names another one
+// than the one given.
+type TargetError struct {
+	Path            string
+	Field           TargetField
+	Recorded, Given string
+	// By is the file the recorded value was read from when it is not the
+	// trace itself (a run.json beside it); empty otherwise.
+	By string
+}
+
+func (e *TargetError) Error() string {
+	if e.Recorded == "" {
+		return fmt.Sprintf("replay %s: the trace names no %s (it has no run_start event)", e.Path, e.Field)
+	}
+	by := ""
+	if e.By != "" {
+		by = " (by " + e.By + ")"
+	}
+	return fmt.Sprintf("replay %s: the trace is of %s %s%s, not %s", e.Path, e.Field, e.Recorded, by, e.Given)
 }
 
 // ReadTrace reads a recorded trace for a replay. See ParseTrace. A trace

@@ -37,14 +37,14 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
 		if cfg.Command == "" {
 			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "exec: names no command; give one, e.g. --agent 'exec:python3 /path/to/agent.py'"}
+				Message: "exec: names no command; give one, e.g. exec:python3 /path/to/agent.py"}
 		}
 		return execAgentFor(cfg, r.Warn)
 	case strings.HasPrefix(ref, "replay:"):
 		path := strings.TrimPrefix(ref, "replay:")
 		if path == "" {
 			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "replay: names no trace; give one, e.g. --agent replay:.silo/runs/<runId>/trace.jsonl"}
+				Message: "replay: names no trace; give one, e.g. replay:.silo/runs/<runId>/trace.jsonl"}
 		}
 		rec, err := ReadTrace(path)
 		if err != nil {
