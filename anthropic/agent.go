@@ -54,21 +54,16 @@ func FromEnv(model string) Config {
 	return Config{Model: model, BaseURL: os.Getenv("ANTHROPIC_BASE_URL"), APIKey: os.Getenv("ANTHROPIC_API_KEY")}
 }
 
-const systemPrompt = "You are an agent working on a task through the tools you are given. " +
-	"Use tools as you need them. When you are done, reply with your final answer as plain text, without using a tool."
-
 // New returns the agent of cfg.
 func New(cfg Config) (env.Agent, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, &env.Error{Code: env.CodeAgentNotFound, Message: "anthropic: names no model; give one, e.g. --agent anthropic:claude-sonnet-4-5"}
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
+	base, err := modelapi.BaseURL(cfg.BaseURL, DefaultBaseURL, "ANTHROPIC_BASE_URL")
+	if err != nil {
+		return nil, err
 	}
-	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, fmt.Errorf("ANTHROPIC_BASE_URL %q: give an http:// or https:// URL", cfg.BaseURL)
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	cfg.BaseURL = base
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = DefaultMaxTurns
 	}
@@ -127,7 +122,7 @@ func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	if log == nil {
 		log = func(string, map[string]any) {}
 	}
-	req := request{Model: a.cfg.Model, MaxTokens: a.cfg.MaxTokens, System: systemPrompt, Temperature: a.cfg.Temperature,
+	req := request{Model: a.cfg.Model, MaxTokens: a.cfg.MaxTokens, System: modelapi.SystemPrompt, Temperature: a.cfg.Temperature,
 		Messages: []message{{Role: "user", Content: []block{{Type: "text", Text: in.Task}}}}}
 	for _, t := range in.Tools {
 		req.Tools = append(req.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})

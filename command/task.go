@@ -62,14 +62,14 @@ func taskAddCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			path := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := checkInProject(project, path); err != nil {
+				return err
+			}
 			if _, found, err := taskOnDisk(dir, id); err != nil {
 				return err
 			} else if found {
 				return fmt.Errorf("exists: %s already has a task %s; choose another id", envName, id)
-			}
-			path := filepath.Join(dir, filepath.FromSlash(f.Path))
-			if err := checkInProject(project, path); err != nil {
-				return err
 			}
 			if err := writeNew(path, f.Data); err != nil {
 				return err

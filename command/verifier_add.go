@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
@@ -82,6 +83,10 @@ func verifierAddCommand() *cli.Command {
 func taskOnDisk(dir, id string) (env.Task, bool, error) {
 	if _, err := os.Stat(filepath.Join(dir, "tasks")); errors.Is(err, fs.ErrNotExist) {
 		return env.Task{}, false, nil
+	}
+	// a link or a FIFO among the task files is refused, never read or waited on
+	if err := safeio.CheckTree(filepath.Join(dir, "tasks")); err != nil {
+		return env.Task{}, false, err
 	}
 	tasks, err := env.LoadTasks(os.DirFS(dir))
 	if err != nil {

@@ -52,22 +52,16 @@ func FromEnv(model string) Config {
 	return Config{Model: model, BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY")}
 }
 
-// systemPrompt tells the model how a rollout ends.
-const systemPrompt = "You are an agent working on a task through the tools you are given. " +
-	"Call tools as you need them. When you are done, reply with your final answer as a plain message, without a tool call."
-
 // New returns the agent of cfg.
 func New(cfg Config) (env.Agent, error) {
 	if strings.TrimSpace(cfg.Model) == "" {
 		return nil, &env.Error{Code: env.CodeAgentNotFound, Message: "openai: names no model; give one, e.g. --agent openai:gpt-4o-mini"}
 	}
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
+	base, err := modelapi.BaseURL(cfg.BaseURL, DefaultBaseURL, "OPENAI_BASE_URL")
+	if err != nil {
+		return nil, err
 	}
-	if !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, fmt.Errorf("OPENAI_BASE_URL %q: give an http:// or https:// URL, e.g. http://localhost:11434/v1", cfg.BaseURL)
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	cfg.BaseURL = base
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = DefaultMaxTurns
 	}
@@ -88,7 +82,7 @@ func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	}
 	req := chatRequest{
 		Model:       a.cfg.Model,
-		Messages:    []message{{Role: "system", Content: text(systemPrompt)}, {Role: "user", Content: text(in.Task)}},
+		Messages:    []message{{Role: "system", Content: text(modelapi.SystemPrompt)}, {Role: "user", Content: text(in.Task)}},
 		Tools:       Tools(in.Tools),
 		Temperature: a.cfg.Temperature,
 		Seed:        a.cfg.Seed,

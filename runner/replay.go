@@ -292,31 +292,39 @@ func (r *Recording) ReadBesideOutput(path string) error {
 	if r.hasOutput {
 		return nil
 	}
-	for _, name := range besideResults(path) {
-		info, err := os.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("replay %s: %s is not a regular file; the trace has no final output, and a replay reads it from the result.json beside it: replace or remove it", path, name)
-		}
-		out, err := readAgentOutput(name)
-		if err != nil {
-			return fmt.Errorf("replay %s: the trace has no final output, and %s beside it %v; fix or remove it", path, name, err)
-		}
-		if out != nil {
-			r.Script.Output, r.OutputFrom = out, name
-		}
-		return nil
+	name, err := findBeside(path, "result.json", "the trace has no final output, and a replay reads it")
+	if name == "" || err != nil {
+		return err
+	}
+	out, err := readAgentOutput(name)
+	if err != nil {
+		return fmt.Errorf("replay %s: the trace has no final output, and %s beside it %v; fix or remove it", path, name, err)
+	}
+	if out != nil {
+		r.Script.Output, r.OutputFrom = out, name
 	}
 	return nil
 }
 
-// besideResults lists where the result.json of the trace at path may be.
-func besideResults(path string) []string { return beside(path, "result.json") }
+// findBeside returns the first of beside(path, name) that exists, or ""
+// when none does. One that is not a regular file is an error naming it,
+// saying why the replay reads it.
+func findBeside(path, name, why string) (string, error) {
+	for _, f := range beside(path, name) {
+		info, err := os.Lstat(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("replay %s: %w", path, err)
+		}
+		if !info.Mode().IsRegular() {
+			return "", fmt.Errorf("replay %s: %s is not a regular file; %s from the %s beside it: replace or remove it", path, f, why, name)
+		}
+		return f, nil
+	}
+	return "", nil
+}
 
 // beside lists where the file called name (result.json, run.json) of the
 // run that wrote the trace at path may be: <NAME>.name beside a trace
@@ -343,35 +351,26 @@ func (r *Recording) ReadBesideRun(path string) error {
 	if r.Environment != "" && r.Task != "" {
 		return nil
 	}
-	for _, name := range beside(path, "run.json") {
-		info, err := os.Lstat(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		if !info.Mode().IsRegular() {
-			return fmt.Errorf("replay %s: %s is not a regular file; the trace names no environment or task, and a replay reads them from the run.json beside it: replace or remove it", path, name)
-		}
-		data, err := safeio.ReadFile(name)
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
-		}
-		var run struct {
-			Environment string `json:"environment"`
-			TaskID      string `json:"taskId"`
-		}
-		if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &run); err != nil {
-			return fmt.Errorf("replay %s: the trace names no environment or task, and %s beside it is not a run.json: %v; fix or remove it", path, name, err)
-		}
-		if r.Environment == "" && run.Environment != "" {
-			r.Environment, r.TargetFrom = run.Environment, name
-		}
-		if r.Task == "" && run.TaskID != "" {
-			r.Task, r.TargetFrom = run.TaskID, name
-		}
-		return nil
+	name, err := findBeside(path, "run.json", "the trace names no environment or task, and a replay reads them")
+	if name == "" || err != nil {
+		return err
+	}
+	data, err := safeio.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("replay %s: %w", path, err)
+	}
+	var run struct {
+		Environment string `json:"environment"`
+		TaskID      string `json:"taskId"`
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), &run); err != nil {
+		return fmt.Errorf("replay %s: the trace names no environment or task, and %s beside it is not a run.json: %v; fix or remove it", path, name, err)
+	}
+	if r.Environment == "" && run.Environment != "" {
+		r.Environment, r.TargetFrom = run.Environment, name
+	}
+	if r.Task == "" && run.TaskID != "" {
+		r.Task, r.TargetFrom = run.TaskID, name
 	}
 	return nil
 }

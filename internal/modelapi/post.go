@@ -199,3 +199,19 @@ func wait(ctx context.Context, d time.Duration) error {
 		return context.Cause(ctx)
 	}
 }
+
+// SystemPrompt tells a model how a rollout ends.
+const SystemPrompt = "You are an agent working on a task through the tools you are given. " +
+	"Call tools as you need them. When you are done, reply with your final answer as plain text, without a tool call."
+
+// BaseURL checks a base URL read from the variable named by variable,
+// defaulting to def, and returns it without a trailing slash.
+func BaseURL(raw, def, variable string) (string, error) {
+	if raw == "" {
+		raw = def
+	}
+	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
+		return "", fmt.Errorf("%s %q: give an http:// or https:// URL, e.g. %s", variable, raw, def)
+	}
+	return strings.TrimRight(raw, "/"), nil
+}
