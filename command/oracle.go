@@ -36,8 +36,8 @@ func selectionFlags(agentUsage string) []cli.Flag {
 // selection reads the selection flags.
 func selection(c *cli.Context) (oracle.Selection, error) {
 	sel := oracle.Selection{Envs: c.StringSlice("env"), Agents: c.StringSlice("agent"), Tasks: c.StringSlice("task")}
-	if s := c.String("shard"); s != "" {
-		shard, err := oracle.ParseShard(s)
+	if c.IsSet("shard") { // an empty --shard "$UNSET" is an error, never every case
+		shard, err := oracle.ParseShard(c.String("shard"))
 		if err != nil {
 			return sel, usageError("--shard %v", err)
 		}
