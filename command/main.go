@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -103,6 +104,11 @@ func App(envs Environments, opts ...Option) *cli.App {
 			manCommand(),
 		},
 	}
+	if cli.HelpFlag != nil {
+		// urfave/cli adds --help (-h) only when it adds its own help
+		// command; ours replaces that command, so the flag is added here.
+		app.Flags = append(app.Flags, cli.HelpFlag)
+	}
 	for _, cmd := range app.Commands {
 		prepare(cmd, name+" "+cmd.Name)
 	}
@@ -131,6 +137,13 @@ func prepare(cmd *cli.Command, path string) {
 			c.App.Metadata = map[string]any{}
 		}
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
+		if dirGiven(c) && !makesProject(path) {
+			// a mistyped -C is trouble for every command, also one
+			// that would otherwise work without a project (validate)
+			if err := oracle.CheckProjectDir(projectDir(c)); err != nil {
+				return err
+			}
+		}
 		if before != nil {
 			return before(c)
 		}
@@ -187,6 +200,24 @@ func resolveProjectDir(c *cli.Context) string {
 		}
 	}
 	return "."
+}
+
+// dirGiven reports whether --dir (-C) was given anywhere on the line.
+func dirGiven(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("dir") {
+			return true
+		}
+	}
+	return false
+}
+
+// makesProject reports whether the command at path (e.g. "oracle init")
+// may be given a project folder that does not exist yet, or needs none:
+// init, help, completion and man.
+func makesProject(path string) bool {
+	words := strings.Fields(path)
+	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man"}, words[1])
 }
 
 // noColor reports whether --no-color was given anywhere on the line.
