@@ -137,6 +137,9 @@ func prepare(cmd *cli.Command, path string) {
 		if c.App.Metadata == nil {
 			c.App.Metadata = map[string]any{}
 		}
+		if err := checkEmptyFlags(c); err != nil {
+			return err
+		}
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
@@ -160,6 +163,46 @@ func prepare(cmd *cli.Command, path string) {
 		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
 		prepare(sub, path+" "+sub.Name)
 	}
+}
+
+// checkEmptyFlags refuses a text flag given an empty value (--dir "",
+// --report-dir "$UNSET", --env ""): it is a mistake, never "unset" nor
+// "every case".
+func checkEmptyFlags(c *cli.Context) error {
+	for _, ctx := range c.Lineage() {
+		for _, name := range ctx.LocalFlagNames() {
+			empty := false
+			switch ctx.Value(name).(type) {
+			case string:
+				empty = ctx.String(name) == ""
+			case cli.StringSlice:
+				values := ctx.StringSlice(name)
+				empty = len(values) == 0 || slices.Contains(values, "")
+			}
+			if empty {
+				return usageError("%s is given an empty value; give it one or leave the flag out", flagName(ctx, name))
+			}
+		}
+	}
+	return nil
+}
+
+// flagName spells the flag called name (or one of its aliases) as typed
+// with its long name: --dir for -C.
+func flagName(ctx *cli.Context, name string) string {
+	flags := ctx.App.Flags
+	if ctx.Command != nil && ctx.Command.Name != "" {
+		flags = ctx.Command.Flags
+	}
+	for _, f := range flags {
+		if names := f.Names(); slices.Contains(names, name) {
+			name = names[0]
+		}
+	}
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // nameHelp writes the program's name into the help of cmds, which name it

@@ -142,6 +142,15 @@ func checkCommand(envs Environments) *cli.Command {
 			default:
 				return usageError("--format %q is not text, json, markdown, junit or html", format)
 			}
+			if c.IsSet("report-dir") {
+				dir, err := project(c)
+				if err != nil {
+					return err
+				}
+				if err := oracle.CheckReportDir(dir, c.String("report-dir")); err != nil {
+					return usageError("%v", err)
+				}
+			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
 				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
