@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -17,15 +18,10 @@ type Key struct {
 // String is env/agent/task, the case's name in reports.
 func (k Key) String() string { return k.Env + "/" + k.Agent + "/" + k.Task }
 
-// Less orders keys by environment, agent, then task.
-func (k Key) Less(o Key) bool {
-	if k.Env != o.Env {
-		return k.Env < o.Env
-	}
-	if k.Agent != o.Agent {
-		return k.Agent < o.Agent
-	}
-	return k.Task < o.Task
+// Compare orders keys by environment, agent, then task, as slices.SortFunc
+// wants: -1, 0 or +1.
+func (k Key) Compare(o Key) int {
+	return cmp.Or(strings.Compare(k.Env, o.Env), strings.Compare(k.Agent, o.Agent), strings.Compare(k.Task, o.Task))
 }
 
 // Check reports whether every part of the key is a safe file name.

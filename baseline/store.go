@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -266,7 +266,7 @@ func (s *Store) listKeys(what string, task func(name string) (string, bool)) ([]
 	for k := range seen {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	slices.SortFunc(keys, Key.Compare)
 	return keys, nil
 }
 

@@ -407,8 +407,8 @@ func diffCommand() *cli.Command {
 				}{FormatVersion, nonNil(diffs)}); err != nil {
 					return err
 				}
-			} else {
-				render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors())
+			} else if err := render.PathDiffs(c.App.Writer, diffs, newStyle(c, c.App.Writer).colors()); err != nil {
+				return err
 			}
 			unreadable := false
 			for _, d := range diffs {

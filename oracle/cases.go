@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,5 +128,5 @@ func Cases(envs []env.Environment, sel Selection) ([]Case, error) {
 
 // SortCases sorts cases by key.
 func SortCases(cases []Case) {
-	sort.Slice(cases, func(i, j int) bool { return cases[i].Key.Less(cases[j].Key) })
+	slices.SortFunc(cases, func(a, b Case) int { return a.Key.Compare(b.Key) })
 }

@@ -2,7 +2,7 @@ package oracle
 
 import (
 	"encoding/json"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -115,7 +115,7 @@ type Report struct {
 
 // finish sorts the cases and computes the summary.
 func (r *Report) finish() {
-	sort.Slice(r.Cases, func(i, j int) bool { return r.Cases[i].Key().Less(r.Cases[j].Key()) })
+	slices.SortFunc(r.Cases, func(a, b *CaseReport) int { return a.Key().Compare(b.Key()) })
 	s := Summary{Total: len(r.Cases)}
 	for _, c := range r.Cases {
 		switch c.Status {

@@ -49,7 +49,9 @@ type TextOptions struct {
 
 // Text writes the report for a terminal or a CI log: every case that needs
 // attention with its semantic diff, then a summary line.
-func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
+// It returns the first error writing to w.
+func Text(out io.Writer, r *oracle.Report, o TextOptions) error {
+	w := &errWriter{w: out}
 	c := o.Colors
 	for _, cr := range r.Cases {
 		if cr.Status == oracle.StatusUnchanged && !o.All {
@@ -64,7 +66,23 @@ func Text(w io.Writer, r *oracle.Report, o TextOptions) error {
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintln(w, c.paint(c.Bad, fmt.Sprintf("violations: %d %s with a confirmed forbidden effect", v, plural(v, "case", "cases"))))
 	}
-	return nil
+	return w.err
+}
+
+// errWriter remembers the first error writing to w and writes nothing after
+// it, so a renderer made of many Fprintf calls returns that error once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }
 
 // writeCase writes one case's line and its diff.
@@ -228,8 +246,10 @@ func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, max
 	}
 }
 
-// PathDiffs writes the result of oracle.DiffPaths as text.
-func PathDiffs(w io.Writer, diffs []oracle.PathDiff, c Colors) {
+// PathDiffs writes the result of oracle.DiffPaths as text. It returns the
+// first error writing to w.
+func PathDiffs(out io.Writer, diffs []oracle.PathDiff, c Colors) error {
+	w := &errWriter{w: out}
 	for _, d := range diffs {
 		f := *d.Diff
 		f.File = d.Path
@@ -237,7 +257,8 @@ func PathDiffs(w io.Writer, diffs []oracle.PathDiff, c Colors) {
 	}
 	if len(diffs) == 0 {
 		fmt.Fprintln(w, "no difference")
-		return
+		return w.err
 	}
 	fmt.Fprintf(w, "\n%d %s\n", len(diffs), plural(len(diffs), "file differs", "files differ"))
+	return w.err
 }
