@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -139,7 +140,7 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 		}
 	}
 	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
-		if serr := syncDir(dir); serr != nil && err == nil {
+		if serr := atomicfile.SyncDir(dir); serr != nil && err == nil {
 			err = fmt.Errorf("record: %w", serr)
 		}
 	}
@@ -174,72 +175,31 @@ func (s *Store) stage(k Key, e Entry) (staged []stagedFile, err error) {
 	return staged, nil
 }
 
-// writeAtomic writes data to path through a temporary file in the same
-// folder: write, fsync, close, rename, fsync the folder. On any failure the
-// temporary file is removed and path is untouched.
+// writeAtomic writes data to path through the one atomic writer: no
+// symlink followed below the store's base, temporary file, fsync, rename,
+// folder fsync.
 func (s *Store) writeAtomic(path string, data []byte) error {
-	tmp, err := s.writeTemp(path, data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	return refused(s.writer().Write(path, data))
 }
 
-// writeTemp writes data to a new temporary file in path's folder (made if
-// need be), fsyncs and closes it, and returns its name. On failure nothing
-// is left.
-func (s *Store) writeTemp(path string, data []byte) (name string, err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	// MkdirAll follows symlinks: look again now that the folders exist
-	if err := s.checkPath(dir); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return "", err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	write := s.writeFile
-	if write == nil {
-		write = (*os.File).Write
-	}
-	if _, err = write(tmp, data); err != nil {
-		return "", err
-	}
-	if err = tmp.Sync(); err != nil {
-		return "", err
-	}
-	if err = tmp.Close(); err != nil {
-		return "", err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return "", err
-	}
-	return tmp.Name(), nil
+// writeTemp writes data to a fsynced temporary file beside path and
+// returns its name.
+func (s *Store) writeTemp(path string, data []byte) (string, error) {
+	name, err := s.writer().WriteTemp(path, data)
+	return name, refused(err)
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
+// refused says that a symlink refused by the writer is in the baseline
+// store; other errors are the file system's own.
+func refused(err error) error {
+	if errors.Is(err, safeio.ErrSymlink) {
+		return fmt.Errorf("baseline: %w", err)
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
-		return err
-	}
-	return nil
+	return err
+}
+
+func (s *Store) writer() atomicfile.Writer {
+	return atomicfile.Writer{Base: s.base(), WriteHook: s.writeFile}
 }
 
 // Remove deletes the baseline of k and the folders it leaves empty.

@@ -32,13 +32,7 @@ func (c *catalog) names() []string {
 
 // env returns the environment called name.
 func (c *catalog) env(name string) (env.Environment, error) {
-	for _, e := range c.envs {
-		if e.Name() == name {
-			return e, nil
-		}
-	}
-	return nil, &env.Error{Code: env.CodeEnvNotFound, Known: c.names(),
-		Message: fmt.Sprintf("no environment %s; environments: %s", name, strings.Join(c.names(), ", "))}
+	return env.FindEnv(c.envs, name)
 }
 
 // task finds a task by id in the named environment, or, when envName is

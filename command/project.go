@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 )
@@ -101,7 +102,7 @@ func addToPackage(dir string, build func(pkg string) (scaffold.File, error), ide
 	if err := writeNew(path, f.Data); err != nil {
 		return "", "", err
 	}
-	if err := safeio.WriteFile(dir, regPath, reg.Data); err != nil {
+	if err := atomicfile.Write(dir, regPath, reg.Data); err != nil {
 		return "", "", fmt.Errorf("write registry: %w", err)
 	}
 	return path, regPath, nil

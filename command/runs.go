@@ -111,7 +111,7 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 			sum.Reward.Best = math.Max(sum.Reward.Best, r.Reward)
 			sum.Reward.Worst = math.Min(sum.Reward.Worst, r.Reward)
 			if sum.Divergence == nil {
-				sum.Divergence = diverges(i, first, o, files)
+				sum.Divergence = oracle.Diverges(i, baseline.Pick(first.Artifacts.Files(), files), baseline.Pick(o.Artifacts.Files(), files), files)
 				sum.Identical = sum.Divergence == nil
 			}
 		}
@@ -136,19 +136,6 @@ func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env
 	}
 	if sum.Passed < n {
 		return exitCode(ExitChanged)
-	}
-	return nil
-}
-
-// diverges says where run i first differs from run 1 in the artifact
-// files the environment freezes, or nil.
-func diverges(i int, first, o *runner.Outcome, files []string) *oracle.Divergence {
-	a := baseline.Pick(first.Artifacts.Files(), files)
-	b := baseline.Pick(o.Artifacts.Files(), files)
-	for _, name := range files {
-		if d := oracle.DiffFile(name, a.File(name), b.File(name)); d != nil {
-			return &oracle.Divergence{Run: i, Diff: d}
-		}
 	}
 	return nil
 }

@@ -149,11 +149,14 @@ func DoesNotName(text, name string) bool {
 	return true
 }
 
+// apostrophes reads typographic apostrophes as straight ones.
+var apostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
+
 // fold splits s into lower-case words of letters, digits and inner
 // apostrophes, typographic apostrophes read as straight ones, with a
 // possessive "'s" and stray apostrophes dropped: "O’Brien's" is "o'brien".
 func fold(s string) []string {
-	s = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'").Replace(strings.ToLower(s))
+	s = apostrophes.Replace(strings.ToLower(s))
 	words := strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
 	})
@@ -186,7 +189,8 @@ func containsRun(hay, words []string) bool {
 func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' }
 
 // isCurrencyLetter reports whether r[i] ends a currency code or sign written
-// with letters directly before a number, such as "US$", "USD" or "R".
+// with letters directly before a number, such as "US$" or "USD". A lone
+// letter is not one: "R5" reads as an id or a word, not as five rand.
 func isCurrencyLetter(r []rune, i int) bool {
 	j := i
 	for j >= 0 && unicode.IsLetter(r[j]) {
@@ -243,7 +247,7 @@ func scaleAfter(r []rune, i *int) float64 {
 		k++
 	}
 	word := strings.ToLower(string(r[j:k]))
-	factor := map[string]float64{"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "bn": 1e9, "b": 1e9, "billion": 1e9}[word]
+	factor := scaleWords[word]
 	if factor == 0 {
 		return 1
 	}
@@ -256,6 +260,9 @@ func scaleAfter(r []rune, i *int) float64 {
 }
 
 // hedgeWords are the words that offer an alternative answer.
+// scaleWords are the words after a number that scale it: "5k", "2 million".
+var scaleWords = map[string]float64{"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "bn": 1e9, "b": 1e9, "billion": 1e9}
+
 var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "perhaps": true, "possibly": true, "probably": true, "alternatively": true}
 
 // Hedges reports whether text offers alternatives ("X or Y", "either",

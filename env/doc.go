@@ -7,7 +7,7 @@
 // line see it through the Environment interface.
 //
 // Verifiers return checks made with Check (required), Optional, Forbid
-// (forbidden effects) and Covered (observation coverage); Score turns them into
+// (forbidden effects) and Covered (observation coverage); Grade turns them into
 // a verdict and a reward by one fixed rule, so every environment grades alike.
 // Answer-reading helpers (NumbersIn, StatesNumber, Names) keep the parsing of
 // free-text answers in one place. An environment may carry verifier test

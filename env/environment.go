@@ -257,3 +257,21 @@ func FindTask(e Environment, id string) (Task, error) {
 	return Task{}, &Error{Code: CodeTaskNotFound, Known: ids,
 		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))}
 }
+
+// FindEnv returns the environment of envs called name, or an error that
+// lists the environments there are.
+func FindEnv(envs []Environment, name string) (Environment, error) {
+	names := make([]string, len(envs))
+	for i, e := range envs {
+		if e.Name() == name {
+			return e, nil
+		}
+		names[i] = e.Name()
+	}
+	list := strings.Join(names, ", ")
+	if list == "" {
+		list = "none"
+	}
+	return nil, &Error{Code: CodeEnvNotFound, Known: names,
+		Message: fmt.Sprintf("no environment %s; environments: %s", name, list)}
+}

@@ -6,10 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -78,25 +80,60 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
-	var out []PathDiff
-	for _, n := range sorted {
+	return diffNames(a, b, sorted, fa, fb)
+}
+
+// diffNames reads and compares the files of two folders, name by name, with
+// a bounded number of workers (stat and read wait on the disk, not the CPU).
+// The result is in the order of names, and the error is that of the first
+// name in that order that has one, as a reading one file at a time gives.
+func diffNames(a, b string, names []string, fa, fb map[string]bool) ([]PathDiff, error) {
+	diffs := make([]*FileDiff, len(names))
+	errs := make([]error, len(names))
+	one := func(i int) {
+		n := names[i]
 		var da, db []byte
+		var err error
 		if fa[n] {
 			if da, err = readFile(filepath.Join(a, n)); err != nil {
-				return nil, err
+				errs[i] = err
+				return
 			}
 		}
 		if fb[n] {
 			if db, err = readFile(filepath.Join(b, n)); err != nil {
-				return nil, err
+				errs[i] = err
+				return
 			}
 		}
-		if d := diffOperands(filepath.Base(n), da, db); d != nil {
-			out = append(out, PathDiff{Path: filepath.ToSlash(n), Diff: d})
+		diffs[i] = diffOperands(filepath.Base(n), da, db)
+	}
+	var (
+		wg   sync.WaitGroup
+		next atomic.Int64
+	)
+	for range min(diffWorkers, len(names)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
+				one(i)
+			}
+		})
+	}
+	wg.Wait()
+	var out []PathDiff
+	for i, n := range names {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if diffs[i] != nil {
+			out = append(out, PathDiff{Path: filepath.ToSlash(n), Diff: diffs[i]})
 		}
 	}
 	return out, nil
 }
+
+// diffWorkers bounds the files diff reads and compares at once.
+var diffWorkers = max(4, 2*runtime.GOMAXPROCS(0))
 
 // MaxArtifactBytes bounds an artifact file that diff reads.
 const MaxArtifactBytes = safeio.MaxBytes
@@ -151,7 +188,7 @@ func jsonLinesArray(data []byte) ([]byte, error) {
 		if len(line) == 0 {
 			continue
 		}
-		if _, err := canon.Decode(line); err != nil {
+		if err := checkJSON(line); err != nil {
 			return nil, fmt.Errorf("line %d: %v", i+1, err)
 		}
 		if n > 0 {

@@ -80,6 +80,18 @@ func (d *Divergence) String() string {
 	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
 }
 
+// Diverges says where the files of run (later) first differ from those
+// of run 1 (first), or nil when the named files are the same: the one
+// check of repeated runs, for check --runs and run --runs.
+func Diverges(run int, first, later baseline.Entry, files []string) *Divergence {
+	for _, name := range files {
+		if d := DiffFile(name, first.File(name), later.File(name)); d != nil {
+			return &Divergence{Run: run, Diff: d}
+		}
+	}
+	return nil
+}
+
 // runCase runs c opts.Repeat times and compares the runs. Only the first
 // run builds a trace, and only when keepTrace is set: the later runs are
 // compared by their baseline files alone.
@@ -106,11 +118,8 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh,
 			fresh = &Fresh{Entry: e, Outcome: o}
 			continue
 		}
-		for _, name := range c.files() {
-			if d := DiffFile(name, fresh.Entry.File(name), e.File(name)); d != nil {
-				fresh.Divergence = &Divergence{Run: i, Diff: d}
-				return fresh, nil
-			}
+		if fresh.Divergence = Diverges(i, fresh.Entry, e, c.files()); fresh.Divergence != nil {
+			return fresh, nil
 		}
 	}
 	return fresh, nil

@@ -292,6 +292,9 @@ func TestShardsPartitionAndMerge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(res.Report.Cases) == 0 {
+			t.Errorf("shard %d of 3 holds no case of 20", i)
+		}
 		total += len(res.Report.Cases)
 		res.Report.Selection.Cases = 20
 		b, _ := json.Marshal(res.Report)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
@@ -143,7 +144,7 @@ func writeReportFile(dir, path string, data []byte) error {
 	if err := checkReportFile(path); err != nil {
 		return err
 	}
-	return safeio.WriteFile(dir, path, data)
+	return atomicfile.Write(dir, path, data)
 }
 
 // clearFresh removes the artifact files an earlier report left under root

@@ -89,7 +89,7 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored []b
 // would pass without them and a prune would delete their baselines.
 func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []string) error {
 	for _, name := range projectEnvs(projectDir) {
-		if findEnv(envs, name) == nil && matchAny(patterns, name) {
+		if !hasEnv(envs, name) && matchAny(patterns, name) {
 			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames(envs), Message: fmt.Sprintf(
 				"this binary has no environment %s (named in %s); run the binary built with command.Main that registers it",
 				name, filepath.ToSlash(filepath.Join(".silo", "environments", name)))}
@@ -134,7 +134,7 @@ func ProjectEnv(projectDir, name string) bool {
 func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, sel Selection) error {
 	envNames := envNames(envs)
 	for _, p := range sel.Envs {
-		if isLiteral(p) && findEnv(envs, p) == nil && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
+		if isLiteral(p) && !hasEnv(envs, p) && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
 			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames, Message: fmt.Sprintf("no environment %s; environments: %s", p, listOrNone(envNames))}
 		}
 	}
@@ -322,4 +322,9 @@ func CheckProjectDir(dir string) error {
 		return fmt.Errorf("%w %s: not a folder", ErrNoProject, dir)
 	}
 	return nil
+}
+
+func hasEnv(envs []env.Environment, name string) bool {
+	_, err := env.FindEnv(envs, name)
+	return err == nil
 }

@@ -194,8 +194,19 @@ func compactRaw(data []byte) json.RawMessage {
 // and checks that the rest is JSON.
 func parseLoose(data []byte) ([]byte, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	return data, checkJSON(data)
+}
+
+// checkJSON says whether data is one JSON value, with canon.Decode's error
+// when it is not; valid data is scanned without being decoded (json.Valid
+// accepts exactly what canon.Decode does: one value, its nesting within the
+// same depth limit, white space around it).
+func checkJSON(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
 	_, err := canon.Decode(data)
-	return data, err
+	return err
 }
 
 func unmarshalNumbers(data []byte, v any) error {

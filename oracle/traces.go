@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -61,9 +62,9 @@ func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Cas
 		if k.Check() != nil || !sel.Selects(k) {
 			return nil
 		}
-		e := findEnv(envs, k.Env)
-		if e == nil {
-			return fmt.Errorf("replay case %s: no environment %s; delete the trace or add the environment", path, k.Env)
+		e, err := env.FindEnv(envs, k.Env)
+		if err != nil {
+			return fmt.Errorf("replay case %s: %w; delete the trace or add the environment", path, err)
 		}
 		t, err := env.FindTask(e, k.Task)
 		if err != nil {
@@ -139,9 +140,9 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if err := k.Check(); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
-	e := findEnv(envs, k.Env)
-	if e == nil {
-		return k, "", fmt.Errorf("replay %s: no environment %s; give the trace of a rollout of a built-in environment", path, k.Env)
+	e, err := env.FindEnv(envs, k.Env)
+	if err != nil {
+		return k, "", fmt.Errorf("replay %s: %w; give the trace of a rollout of a built-in environment", path, err)
 	}
 	if _, err := env.FindTask(e, k.Task); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
@@ -167,7 +168,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 			return k, "", fmt.Errorf("replay %s: a different trace is already the case %s (%s); rename your trace file or delete that one", path, k, filepath.Join(dir, k.Task+other))
 		}
 	}
-	if err := safeio.WriteFile(projectDir, dest, data); err != nil {
+	if err := atomicfile.Write(projectDir, dest, data); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
 	return k, dest, nil
@@ -194,13 +195,4 @@ func ReplayName(path string) string {
 		}
 	}
 	return "replay-" + strings.Trim(string(b), ".")
-}
-
-func findEnv(envs []env.Environment, name string) env.Environment {
-	for _, e := range envs {
-		if e.Name() == name {
-			return e
-		}
-	}
-	return nil
 }

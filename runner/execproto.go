@@ -25,25 +25,27 @@ type line struct {
 	err  error
 }
 
-var errLineTooLong = errors.New("line too long")
-
 // readLines reads the agent's stdout a line at a time and sends each on
 // lines, until an error (io.EOF at the end) or until quit is closed. Memory
-// is bounded by max: a longer line is an error and reading stops there.
-func readLines(r io.Reader, max int, lines chan<- line, quit <-chan struct{}) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// is bounded by limit: a longer line is an error and reading stops there.
+func readLines(r io.Reader, limit int, lines chan<- line, quit <-chan struct{}) {
+	sc := bufio.NewScanner(r)
+	// limit+1: the buffer holds a line of limit bytes and its newline
+	sc.Buffer(make([]byte, 0, min(64<<10, limit+1)), limit+1)
 	for n := 1; ; n++ {
-		data, err := readLine(br, max)
-		l := line{n: n, data: data}
+		l := line{n: n}
+		ok := sc.Scan()
 		switch {
-		case err == nil, err == io.EOF && len(data) > 0:
-			// a last line without a newline is a line too; EOF comes next
-		case err == io.EOF:
+		case ok && len(sc.Bytes()) <= limit:
+			// a last line without a newline is a line too; EOF comes next.
+			// The scanner reuses its buffer: the line is copied.
+			l.data = bytes.Clone(sc.Bytes())
+		case !ok && sc.Err() == nil:
 			l.err = io.EOF
-		case errors.Is(err, errLineTooLong):
-			l.err = fmt.Errorf("line %d is longer than %d bytes; an agent writes one JSON message a line (raise the limit with ExecConfig.MaxLineBytes)", n, max)
+		case ok, errors.Is(sc.Err(), bufio.ErrTooLong):
+			l.err = fmt.Errorf("line %d is longer than %d bytes; an agent writes one JSON message a line (raise the limit with ExecConfig.MaxLineBytes)", n, limit)
 		default:
-			l.err = fmt.Errorf("read line %d of the agent's stdout: %w", n, err)
+			l.err = fmt.Errorf("read line %d of the agent's stdout: %w", n, sc.Err())
 		}
 		select {
 		case lines <- l:
@@ -52,32 +54,6 @@ func readLines(r io.Reader, max int, lines chan<- line, quit <-chan struct{}) {
 		}
 		if l.err != nil {
 			return
-		}
-	}
-}
-
-// readLine returns the next line with its newline, or errLineTooLong as
-// soon as it is longer than max bytes without it.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var out []byte
-	for {
-		frag, err := r.ReadSlice('\n')
-		n := len(frag)
-		if n > 0 && frag[n-1] == '\n' {
-			n--
-		}
-		if len(out)+n > max {
-			return nil, errLineTooLong
-		}
-		if need := len(out) + len(frag); need > cap(out) && out != nil {
-			// double, so that a long line costs about twice its size
-			grown := make([]byte, len(out), min(2*need, max+1))
-			copy(grown, out)
-			out = grown
-		}
-		out = append(out, frag...)
-		if err != bufio.ErrBufferFull {
-			return out, err
 		}
 	}
 }
@@ -210,11 +186,11 @@ func stopLine(reason string) []byte {
 
 // excerpt quotes the start of a line for an error message.
 func excerpt(b []byte) string {
-	const max = 60
-	if len(b) <= max {
+	const shown = 60
+	if len(b) <= shown {
 		return fmt.Sprintf("%q", b)
 	}
-	cut := max
+	cut := shown
 	for cut > 0 && !utf8.RuneStart(b[cut]) {
 		cut--
 	}

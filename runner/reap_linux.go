@@ -4,9 +4,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-)
 
-const prSetChildSubreaper = 36 // PR_SET_CHILD_SUBREAPER, linux/prctl.h
+	"golang.org/x/sys/unix"
+)
 
 var subreaper struct {
 	once sync.Once
@@ -18,8 +18,7 @@ var subreaper struct {
 // reaps them in reapGroup, instead of to an init that may never reap them.
 func prepareReaping() {
 	subreaper.once.Do(func() {
-		_, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
-		subreaper.ok = errno == 0
+		subreaper.ok = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == nil
 	})
 }
 

@@ -238,17 +238,15 @@ func TestVerifierErrorsNeverPass(t *testing.T) {
 }
 
 func TestCallsAfterTheEndAreRefused(t *testing.T) {
-	calls := make(chan env.ToolResult, 1)
+	// the agent keeps its Call and uses it once Run has returned
+	var call func(ctx context.Context, tool string, input any) env.ToolResult
 	agent := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-		go func() {
-			time.Sleep(20 * time.Millisecond)
-			calls <- in.Call(context.Background(), "set_counter", map[string]any{"id": "C-1", "value": 5})
-		}()
+		call = in.Call
 		return "done", nil
 	})
 	e := newToy(t, toyVerifier(setToFive), nil)
 	o := run(t, e, agent, Config{})
-	late := <-calls
+	late := call(context.Background(), "set_counter", map[string]any{"id": "C-1", "value": 5})
 	if !late.IsError || !strings.Contains(string(late.Output), "rollout_ended") {
 		t.Errorf("late call = %s", late.Output)
 	}

@@ -1,6 +1,7 @@
 package statediff
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
@@ -176,7 +177,7 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 // decodeID returns the text of the JSON string b, without a copy when it
 // has no escape and is valid UTF-8.
 func decodeID(b []byte) ([]byte, error) {
-	if !bytesContain(b, '\\') && utf8.Valid(b) {
+	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
 		return b[1 : len(b)-1], nil
 	}
 	s, err := decodeKey(b, true)
@@ -388,13 +389,4 @@ func arrayMembers(b []byte, i, depth int) (end int, list []entry, ok bool, err e
 		return i + 1, nil, false, nil
 	}
 	return i + 1, list, true, nil
-}
-
-func bytesContain(b []byte, c byte) bool {
-	for _, x := range b {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package safeio
+package atomicfile
 
 import (
 	"errors"
@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
-// TestWriteFile: WriteFile writes a regular file in place, and never
+// TestWriteFile: Write writes a regular file in place, and never
 // through a symlink at the path or among its folders, nor into a FIFO.
 func TestWriteFile(t *testing.T) {
 	base := t.TempDir()
@@ -35,16 +37,16 @@ func TestWriteFile(t *testing.T) {
 	}{
 		{"new/deep/file.json", nil},
 		{"old.json", nil},
-		{"link.json", ErrSymlinkWrite},
-		{"linked/file.json", ErrSymlink},
-		{"fifo.json", ErrNotRegular},
+		{"link.json", safeio.ErrSymlinkWrite},
+		{"linked/file.json", safeio.ErrSymlink},
+		{"fifo.json", safeio.ErrNotRegular},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			path := filepath.Join(base, tt.path)
-			err := WriteFile(base, path, []byte("new"))
+			err := Write(base, path, []byte("new"))
 			if !errors.Is(err, tt.want) {
-				t.Fatalf("WriteFile(%s) = %v, want %v", tt.path, err, tt.want)
+				t.Fatalf("Write(%s) = %v, want %v", tt.path, err, tt.want)
 			}
 			if tt.want != nil {
 				return

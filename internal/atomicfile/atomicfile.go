@@ -1,0 +1,115 @@
+// Package atomicfile writes a file so that a reader, or a machine that loses
+// power, sees either its old bytes or its new ones, never a mix: the bytes go
+// to a temporary file in the same folder, which is fsynced, closed and
+// renamed over the file, and then the folder is fsynced so the rename itself
+// is durable.
+//
+// No symlink is followed: every folder between the base folder a caller
+// guards and the file is looked at (internal/safeio's CheckChain) before
+// and after the folders are made, Write refuses a symlink, FIFO or other
+// non-regular file where the file goes (safeio.CheckWriteTarget), and a
+// rename replaces a name, it never writes through it.
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
+)
+
+// Writer writes files under Base: no folder between Base and a file it
+// writes may be a symlink (Base itself may be reached through one).
+type Writer struct {
+	Base string
+	// WriteHook, when set, writes the bytes to the temporary file in place
+	// of (*os.File).Write; tests use it to fail a write halfway.
+	WriteHook func(f *os.File, data []byte) (int, error)
+}
+
+// Write writes data to path: temporary file, fsync, rename, folder fsync.
+// Something other than a regular file at path is an error naming it. On
+// failure the temporary file is removed and path is untouched.
+func (w Writer) Write(path string, data []byte) error {
+	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
+		return err
+	}
+	if err := safeio.CheckWriteTarget(path); err != nil {
+		return err
+	}
+	tmp, err := w.WriteTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// WriteTemp writes data to a new temporary file in path's folder (made if
+// need be), fsyncs and closes it with mode 0644, and returns its name, for a
+// caller that renames several files into place together (and then calls
+// SyncDir for their folders). On failure nothing is left.
+func (w Writer) WriteTemp(path string, data []byte) (name string, err error) {
+	dir := filepath.Dir(path)
+	if err := safeio.CheckChain(w.Base, dir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	// MkdirAll follows symlinks: look again now that the folders exist
+	if err := safeio.CheckChain(w.Base, dir); err != nil {
+		return "", err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	write := w.WriteHook
+	if write == nil {
+		write = (*os.File).Write
+	}
+	if _, err = write(tmp, data); err != nil {
+		return "", err
+	}
+	if err = tmp.Sync(); err != nil {
+		return "", err
+	}
+	if err = tmp.Close(); err != nil {
+		return "", err
+	}
+	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// Write writes data to path with a Writer whose base is base.
+func Write(base, path string, data []byte) error {
+	return Writer{Base: base}.Write(path, data)
+}
+
+// SyncDir fsyncs a folder so the renames into it survive a power loss.
+// Systems that cannot sync a folder (fs.ErrInvalid) are not an error.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
+		return err
+	}
+	return nil
+}

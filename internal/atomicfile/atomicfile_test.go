@@ -1,0 +1,105 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, base, outside string) (path string)
+		hook  func(f *os.File, data []byte) (int, error)
+		err   string
+		// want is the bytes path holds afterwards; outside must still hold "outside"
+		want string
+	}{
+		{
+			name:  "new file in new folders",
+			setup: func(t *testing.T, base, _ string) string { return filepath.Join(base, "a", "b", "f.json") },
+			want:  "new",
+		},
+		{
+			name: "replaces an old file",
+			setup: func(t *testing.T, base, _ string) string {
+				p := filepath.Join(base, "f.json")
+				mustWrite(t, p, "old")
+				return p
+			},
+			want: "new",
+		},
+		{
+			name: "a symlink at the path is refused",
+			setup: func(t *testing.T, base, outside string) string {
+				p := filepath.Join(base, "f.json")
+				mustLink(t, filepath.Join(outside, "target"), p)
+				return p
+			},
+			err: "is a symlink",
+		},
+		{
+			name: "a symlinked folder is refused",
+			setup: func(t *testing.T, base, outside string) string {
+				mustLink(t, outside, filepath.Join(base, "dir"))
+				return filepath.Join(base, "dir", "target")
+			},
+			err: "symlink",
+		},
+		{
+			name: "a failed write leaves the old bytes and no temporary file",
+			setup: func(t *testing.T, base, _ string) string {
+				p := filepath.Join(base, "f.json")
+				mustWrite(t, p, "old")
+				return p
+			},
+			hook: func(f *os.File, data []byte) (int, error) {
+				n, _ := f.Write(data[:1])
+				return n, errors.New("no space left on device")
+			},
+			err:  "no space left",
+			want: "old",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, outside := t.TempDir(), t.TempDir()
+			mustWrite(t, filepath.Join(outside, "target"), "outside")
+			path := tt.setup(t, base, outside)
+			err := Writer{Base: base, WriteHook: tt.hook}.Write(path, []byte("new"))
+			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+				t.Fatalf("Write = %v, want error %q", err, tt.err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(outside, "target")); string(got) != "outside" {
+				t.Errorf("the file outside holds %q", got)
+			}
+			if tt.want != "" {
+				if got, _ := os.ReadFile(path); string(got) != tt.want {
+					t.Errorf("%s holds %q, want %q", path, got, tt.want)
+				}
+				entries, _ := os.ReadDir(filepath.Dir(path))
+				for _, e := range entries {
+					if strings.Contains(e.Name(), ".tmp-") {
+						t.Errorf("temporary file left: %s", e.Name())
+					}
+				}
+			}
+		})
+	}
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustLink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks: %v", err)
+	}
+}
