@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // PendingDir holds the fresh artifacts of the cases a check found changed or
@@ -70,14 +72,9 @@ func (p *Pending) Read(k Key) (e Entry, obsolete bool, err error) {
 	if err := k.Check(); err != nil {
 		return Entry{}, false, err
 	}
-	info, err := os.Lstat(p.obsoletePath(k))
-	switch {
-	case err == nil && info.Mode().IsRegular():
-		return Entry{}, true, nil
-	case err == nil:
-		return Entry{}, false, fmt.Errorf("pending %s is not a regular file; remove it", p.obsoletePath(k))
-	case !errors.Is(err, fs.ErrNotExist):
-		return Entry{}, false, fmt.Errorf("pending %s: %w", k, err)
+	obsolete, err = p.readObsolete(k)
+	if err != nil || obsolete {
+		return Entry{}, obsolete, err
 	}
 	e, err = p.store.Read(k)
 	if err != nil && !errors.Is(err, ErrNotFound) {
@@ -86,8 +83,30 @@ func (p *Pending) Read(k Key) (e Entry, obsolete bool, err error) {
 	return e, false, err
 }
 
-// Remove deletes what is pending for k, if anything.
+// readObsolete reports whether a pending removal of k exists: a regular
+// file, reached without a symlink and read through safeio (never a FIFO
+// waited on).
+func (p *Pending) readObsolete(k Key) (bool, error) {
+	path := p.obsoletePath(k)
+	if err := p.store.checkPath(path); err != nil {
+		return false, fmt.Errorf("pending %s: %w", k, err)
+	}
+	_, err := safeio.ReadNoFollow(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("pending %s: %w", k, err)
+}
+
+// Remove deletes what is pending for k, if anything. A symlink on the way
+// (or the files themselves) is an error: nothing is removed through one.
 func (p *Pending) Remove(k Key) error {
+	if err := p.store.checkPath(p.obsoletePath(k)); err != nil {
+		return fmt.Errorf("pending %s: %w", k, err)
+	}
 	if err := p.store.Remove(k); err != nil {
 		return fmt.Errorf("pending: %w", err)
 	}

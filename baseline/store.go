@@ -157,10 +157,13 @@ func (s *Store) checkPath(path string) error {
 }
 
 // base is the folder whose contents are guarded: the project folder when
-// the store is at its usual place, else the store's own parent.
+// the store is at one of its usual places (.silo/baselines, .silo/pending),
+// else the store's own parent.
 func (s *Store) base() string {
-	if p, ok := strings.CutSuffix(filepath.ToSlash(s.Root), "/"+Dir); ok {
-		return filepath.FromSlash(p)
+	for _, d := range []string{Dir, PendingDir} {
+		if p, ok := strings.CutSuffix(filepath.ToSlash(s.Root), "/"+d); ok {
+			return filepath.FromSlash(p)
+		}
 	}
 	return filepath.Dir(s.Root)
 }

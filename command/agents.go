@@ -62,6 +62,19 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s", err, runner.BwrapInstallHint)
 		}
 	}
+	var loose []string // sandbox flags that only a sandbox honours
+	for _, flag := range []string{"agent-ro", "agent-net"} {
+		if c.IsSet(flag) {
+			loose = append(loose, "--"+flag)
+		}
+	}
+	if mode == runner.SandboxNone && len(loose) > 0 {
+		return runner.Resolver{}, usageError("%s with --sandbox none: only a sandbox honours it (none shows the agent everything and lets it reach the network); drop it or use --sandbox bwrap", strings.Join(loose, " and "))
+	}
+	noEffect := ""
+	if len(loose) > 0 {
+		noEffect = "; " + strings.Join(loose, " and ") + " have no effect without it"
+	}
 	project, err := filepath.Abs(projectDir(c))
 	if err != nil {
 		return runner.Resolver{}, err
@@ -81,7 +94,7 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},
-		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg) }) },
+		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg+noEffect) }) },
 	}, nil
 }
 

@@ -213,9 +213,22 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 // check refuses a new file that exists and a file to extend that is not a
 // regular file.
 func (p *initPlan) check() error {
+	for _, ts := range [][]target{p.created, p.update} {
+		for _, t := range ts {
+			if err := checkInProject(p.project, t.path); err != nil {
+				return fmt.Errorf("%w; nothing was written", err)
+			}
+		}
+	}
 	for _, t := range p.created {
-		if _, err := os.Lstat(t.path); err == nil {
+		_, err := os.Lstat(t.path)
+		if err == nil {
 			return fmt.Errorf("exists: %s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			// e.g. a file where a folder on the way must be: found
+			// now, before any file is written, not halfway through
+			return fmt.Errorf("cannot create %s: %w; nothing was written", shown(p.project, t.path), err)
 		}
 	}
 	for _, t := range p.update {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -103,6 +104,11 @@ func App(envs Environments, opts ...Option) *cli.App {
 			manCommand(),
 		},
 	}
+	if cli.HelpFlag != nil {
+		// urfave/cli adds --help (-h) only when it adds its own help
+		// command; ours replaces that command, so the flag is added here.
+		app.Flags = append(app.Flags, cli.HelpFlag)
+	}
 	for _, cmd := range app.Commands {
 		prepare(cmd, name+" "+cmd.Name)
 	}
@@ -130,7 +136,17 @@ func prepare(cmd *cli.Command, path string) {
 		if c.App.Metadata == nil {
 			c.App.Metadata = map[string]any{}
 		}
+		if err := checkEmptyFlags(c); err != nil {
+			return err
+		}
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
+		if dirGiven(c) && !makesProject(path) {
+			// a mistyped -C is trouble for every command, also one
+			// that would otherwise work without a project (validate)
+			if err := oracle.CheckProjectDir(projectDir(c)); err != nil {
+				return err
+			}
+		}
 		if before != nil {
 			return before(c)
 		}
@@ -146,6 +162,46 @@ func prepare(cmd *cli.Command, path string) {
 		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
 		prepare(sub, path+" "+sub.Name)
 	}
+}
+
+// checkEmptyFlags refuses a text flag given an empty value (--dir "",
+// --report-dir "$UNSET", --env ""): it is a mistake, never "unset" nor
+// "every case".
+func checkEmptyFlags(c *cli.Context) error {
+	for _, ctx := range c.Lineage() {
+		for _, name := range ctx.LocalFlagNames() {
+			empty := false
+			switch ctx.Value(name).(type) {
+			case string:
+				empty = ctx.String(name) == ""
+			case cli.StringSlice:
+				values := ctx.StringSlice(name)
+				empty = len(values) == 0 || slices.Contains(values, "")
+			}
+			if empty {
+				return usageError("%s is given an empty value; give it one or leave the flag out", flagName(ctx, name))
+			}
+		}
+	}
+	return nil
+}
+
+// flagName spells the flag called name (or one of its aliases) as typed
+// with its long name: --dir for -C.
+func flagName(ctx *cli.Context, name string) string {
+	flags := ctx.App.Flags
+	if ctx.Command != nil && ctx.Command.Name != "" {
+		flags = ctx.Command.Flags
+	}
+	for _, f := range flags {
+		if names := f.Names(); slices.Contains(names, name) {
+			name = names[0]
+		}
+	}
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // nameHelp writes the program's name into the help of cmds, which name it
@@ -187,6 +243,24 @@ func resolveProjectDir(c *cli.Context) string {
 		}
 	}
 	return "."
+}
+
+// dirGiven reports whether --dir (-C) was given anywhere on the line.
+func dirGiven(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet("dir") {
+			return true
+		}
+	}
+	return false
+}
+
+// makesProject reports whether the command at path (e.g. "oracle init")
+// may be given a project folder that does not exist yet, or needs none:
+// init, help, completion and man.
+func makesProject(path string) bool {
+	words := strings.Fields(path)
+	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man"}, words[1])
 }
 
 // noColor reports whether --no-color was given anywhere on the line.

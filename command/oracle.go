@@ -36,8 +36,8 @@ func selectionFlags(agentUsage string) []cli.Flag {
 // selection reads the selection flags.
 func selection(c *cli.Context) (oracle.Selection, error) {
 	sel := oracle.Selection{Envs: c.StringSlice("env"), Agents: c.StringSlice("agent"), Tasks: c.StringSlice("task")}
-	if s := c.String("shard"); s != "" {
-		shard, err := oracle.ParseShard(s)
+	if c.IsSet("shard") { // an empty --shard "$UNSET" is an error, never every case
+		shard, err := oracle.ParseShard(c.String("shard"))
 		if err != nil {
 			return sel, usageError("--shard %v", err)
 		}
@@ -126,7 +126,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR` (a folder, made when missing; a symlink planted inside it is refused)"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
-			&cli.BoolFlag{Name: "pending", Usage: "keep the fresh artifacts of the cases that did not match in .silo/pending, for oracle review, accept and reject"},
+			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for oracle review, accept and reject"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -140,6 +140,15 @@ func checkCommand(envs Environments) *cli.Command {
 			case "text", "json", "markdown", "junit", "html":
 			default:
 				return usageError("--format %q is not text, json, markdown, junit or html", format)
+			}
+			if c.IsSet("report-dir") {
+				dir, err := project(c)
+				if err != nil {
+					return err
+				}
+				if err := oracle.CheckReportDir(dir, c.String("report-dir")); err != nil {
+					return usageError("%v", err)
+				}
 			}
 			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {

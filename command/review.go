@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -66,7 +67,9 @@ func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 	if err != nil || !info.IsDir() {
 		return nil, false, usageError("--from %s: no such report folder; give the folder of oracle check --report-dir (downloaded from CI)", from)
 	}
-	if info, err := os.Stat(filepath.Join(from, "fresh")); err == nil && info.IsDir() {
+	// a fresh/ that is a symlink is taken too, and refused when read: no
+	// symlink inside the report folder is followed
+	if info, err := os.Lstat(filepath.Join(from, "fresh")); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
 		from = filepath.Join(from, "fresh")
 	}
 	return baseline.NewPending(from), false, nil
@@ -187,7 +190,9 @@ func acceptCommand(envs Environments) *cli.Command {
 			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
 			"one loses its baseline. Pending artifacts come from .silo/pending (oracle check --pending), or with\n" +
 			"--from from a report folder of oracle check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
-			"Each must be for a case of this project. Accepted pending files are removed from .silo/pending.\n" +
+			"Each must be for a case of this project. An artifact that is not pending (check --artifacts)\n" +
+			"leaves the baseline's file as it is. Accepted pending files are removed from .silo/pending; a\n" +
+			"report folder is left as it is. Accepting stops at the first case it cannot write.\n" +
 			"Exit status: 0 accepted (or nothing pending); 2 trouble.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "take the fresh artifacts of the report folder `DIR` (check --report-dir)"},
@@ -278,7 +283,8 @@ func reviewCommand(envs Environments) *cli.Command {
 		Usage:     "accept, reject or skip each pending case on a terminal",
 		ArgsUsage: "[CASE-GLOB...]",
 		Description: "Shows each pending case of .silo/pending (oracle check --pending) one at a time: its diff\n" +
-			"against the baseline, the verdicts and the reward old → new. Then a key and Enter:\n" +
+			"against the baseline, the verdicts and the reward old → new, its new tool errors. Then a key and\n" +
+			"Enter:\n" +
 			"a accept, r reject, s skip, A accept this and all remaining, q quit. A summary ends it.\n" +
 			"Needs a terminal on stdin; scripts use oracle accept and oracle reject.\n" +
 			"Exit status: 0 done; 2 trouble.",

@@ -201,7 +201,6 @@ type runJSON struct {
 	RunID         string          `json:"runId"`
 	RunDir        string          `json:"runDir"`
 	Result        *runner.Result  `json:"result"`
-	DurationMs    int64           `json:"durationMs,omitempty"`
 	StateDiff     json.RawMessage `json:"stateDiff"`
 }
 

@@ -131,7 +131,7 @@ func compareCase(store *baseline.Store, c Case, fresh *Fresh, runErr error) (*Ca
 	}
 	cr.Status = StatusChanged
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-	cr.ToolErrors = toolErrorsOf(fresh.Outcome.Artifacts.Trace)
+	cr.setToolErrors(frozen.Calls, fresh.Entry.Calls, fresh.Outcome.Artifacts.Trace)
 	cr.Checks = checkStates(frozen.Result, fresh.Entry.Result)
 	return cr, keepTrace
 }

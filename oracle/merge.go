@@ -79,8 +79,13 @@ func ReadReport(path string) (*Report, error) {
 	if r.Selection.Cases < 0 {
 		return nil, bad("selection.cases is %d", r.Selection.Cases)
 	}
-	if _, err := r.shard(); err != nil {
+	sh, err := r.shard()
+	if err != nil {
 		return nil, bad("shard %v", err)
+	}
+	sel := Selection{Envs: r.Selection.Envs, Agents: r.Selection.Agents, Tasks: r.Selection.Tasks}
+	if err := sel.Validate(); err != nil {
+		return nil, bad("selection: %v", err)
 	}
 	given := r.Summary
 	for i, c := range r.Cases {
@@ -92,6 +97,12 @@ func ReadReport(path string) (*Report, error) {
 		}
 		if err := c.Key().Check(); err != nil || c.Case != c.Key().String() {
 			return nil, bad("case %q does not match its env, agent and task (%s)", c.Case, c.Key())
+		}
+		if !sel.Selects(c.Key()) {
+			return nil, bad("case %s is not in its selection (%s)", c.Case, describe(r.Selection))
+		}
+		if !sh.Has(c.Key()) {
+			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
 		}
 	}
 	r.finish()

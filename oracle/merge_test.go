@@ -15,8 +15,8 @@ func TestMergeRefuses(t *testing.T) {
 		one    = `{"case":"crm/solver/TASK-001","env":"crm","agent":"solver","task":"TASK-001","status":"unchanged"}`
 		two    = `{"case":"crm/solver/TASK-002","env":"crm","agent":"solver","task":"TASK-002","status":"unchanged"}`
 		sum1   = `"summary":{"total":1,"unchanged":1,"changed":0,"missing":0,"obsolete":0,"nondeterministic":0,"error":0,"regressions":0,"improvements":0,"violations":0}`
-		shard1 = `{` + sel + `,"shard":"1/2",` + sum1 + `,"cases":[` + one + `]}`
-		shard2 = `{` + sel + `,"shard":"2/2",` + sum1 + `,"cases":[` + two + `]}`
+		shard1 = `{` + sel + `,"shard":"1/2",` + sum1 + `,"cases":[` + two + `]}`
+		shard2 = `{` + sel + `,"shard":"2/2",` + sum1 + `,"cases":[` + one + `]}`
 	)
 	tests := []struct {
 		name  string
@@ -31,19 +31,22 @@ func TestMergeRefuses(t *testing.T) {
 		{"array", []string{`[]`}, "f0.json is not a JSON report of oracle check: json: cannot unmarshal array"},
 		{"record output", []string{`{"cases":[{"case":"crm/solver/TASK-001","status":"wrote"}]}`}, "it has no formatVersion"},
 		{"other version", []string{`{"formatVersion":2}`}, "formatVersion 2; this oracle reads formatVersion 1"},
-		{"unknown status", []string{strings.Replace(shard1, `"status":"unchanged"`, `"status":"skipped"`, 1), shard2}, `f0.json is not a JSON report of oracle check: case crm/solver/TASK-001 has status "skipped"`},
+		{"unknown status", []string{strings.Replace(shard1, `"status":"unchanged"`, `"status":"skipped"`, 1), shard2}, `f0.json is not a JSON report of oracle check: case crm/solver/TASK-002 has status "skipped"`},
 		{"empty status", []string{strings.Replace(shard1, `"status":"unchanged"`, `"status":""`, 1), shard2}, `has status ""`},
 		{"summary lies", []string{strings.Replace(shard1, `"unchanged":1`, `"unchanged":0`, 1), shard2}, "its summary does not count its cases"},
-		{"case name lies", []string{strings.Replace(shard1, `"case":"crm/solver/TASK-001"`, `"case":"crm/solver/TASK-009"`, 1), shard2}, "does not match its env, agent and task"},
+		{"case name lies", []string{strings.Replace(shard1, `"case":"crm/solver/TASK-002"`, `"case":"crm/solver/TASK-009"`, 1), shard2}, "does not match its env, agent and task"},
 		{"missing shard", []string{shard1}, "shard 2/2 missing"},
 		{"shard twice", []string{shard1, shard1}, "shard 1/2 is given twice: "},
-		{"other selection", []string{shard1, strings.Replace(shard2, `"env":["crm"]`, `"env":["calendar"]`, 1)}, "f1.json is a report of another selection (--env calendar 2 cases) than "},
+		{"other selection", []string{shard1, strings.Replace(shard2, `"env":["crm"]`, `"env":["cr*"]`, 1)}, "f1.json is a report of another selection (--env 'cr*' 2 cases) than "},
 		{"other total", []string{shard1, strings.Replace(shard2, `"cases":2`, `"cases":3`, 1)}, "is a report of another selection"},
 		{"other count", []string{shard1, strings.Replace(shard2, `"shard":"2/2"`, `"shard":"2/3"`, 1)}, "f1.json is shard 2/3, "},
 		{"other version", []string{shard1, strings.Replace(shard2, `"0.1.0"`, `"0.2.0"`, 1)}, "f1.json is a report of oracle 0.2.0"},
 		{"bad shard", []string{strings.Replace(shard1, `"1/2"`, `"3/2"`, 1)}, `shard "3/2" is not i/n`},
 		{"cases short", []string{strings.Replace(shard1, `"cases":2`, `"cases":3`, 1), strings.Replace(shard2, `"cases":2`, `"cases":3`, 1)}, "the shards ran 2 cases, but their selection holds 3"},
-		{"case twice", []string{shard1, strings.Replace(shard2, two, one, 1)}, "case crm/solver/TASK-001 is in both"},
+		{"case twice", []string{shard1, strings.Replace(shard2, one, two, 1)}, "f1.json is not a JSON report of oracle check: case crm/solver/TASK-002 does not belong to shard 2/2"},
+		{"case outside the selection", []string{shard1, strings.NewReplacer(`"crm/`, `"calendar/`, `"env":"crm"`, `"env":"calendar"`).Replace(shard2)}, "f1.json is not a JSON report of oracle check: case calendar/solver/TASK-001 is not in its selection (--env crm 2 cases)"},
+		{"case outside the task glob", []string{strings.Replace(shard1, `"task":[]`, `"task":["TASK-00[13]"]`, 1), strings.Replace(shard2, `"task":[]`, `"task":["TASK-00[13]"]`, 1)}, "f0.json is not a JSON report of oracle check: case crm/solver/TASK-002 is not in its selection"},
+		{"case of another shard", []string{strings.Replace(shard1, two, one, 1), strings.Replace(shard2, one, two, 1)}, "f0.json is not a JSON report of oracle check: case crm/solver/TASK-001 does not belong to shard 1/2"},
 		{"unsharded and shard", []string{`{` + sel + `,` + sum1 + `,"cases":[` + one + `]}`, shard2}, "is shard 2/2, "},
 	}
 	for _, tt := range tests {

@@ -45,11 +45,23 @@ type CaseReport struct {
 	OldReward  *float64 `json:"oldReward,omitempty"`
 	NewReward  *float64 `json:"newReward,omitempty"`
 	Violations []string `json:"violations,omitempty"`
-	// ToolErrors are the tool errors of the fresh run of a changed case,
-	// read from its trace, in call order; OldToolErrors counts the
-	// baseline's.
+	// NewToolErrors are the tool errors of a changed case's fresh calls
+	// that its baseline's calls.json does not have (the calls matched as a
+	// sequence), GoneToolErrors the baseline's errors that the fresh calls
+	// no longer have, both in call order. They are set when the baseline
+	// holds calls.json (ToolErrorsFrom "calls").
+	NewToolErrors  []ToolError `json:"newToolErrors,omitempty"`
+	GoneToolErrors []ToolError `json:"goneToolErrors,omitempty"`
+	// ToolErrors are all the tool errors of the fresh run of a changed
+	// case, read from its trace, in call order, and OldToolErrors counts
+	// the baseline's: what is known when the environment freezes no
+	// calls.json (ToolErrorsFrom "trace").
 	ToolErrors    []ToolError `json:"toolErrors,omitempty"`
 	OldToolErrors int         `json:"oldToolErrors,omitempty"`
+	// ToolErrorsFrom says how the tool errors of a changed case were
+	// found: "calls" (compared with the baseline's calls.json) or "trace"
+	// (the fresh trace only).
+	ToolErrorsFrom string `json:"toolErrorsFrom,omitempty"`
 	// Checks are the checks of a changed case, as the baseline and the
 	// fresh run grade them.
 	Checks []CheckState `json:"checks,omitempty"`

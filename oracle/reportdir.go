@@ -213,3 +213,52 @@ func isArtifactFile(name string) bool {
 	}
 	return false
 }
+
+// CheckReportDir refuses a report folder that is, or lies inside, the .silo
+// folder of the project at projectDir: the report and its fresh artifacts
+// would be written into the store (a fresh/ tree under .silo/baselines
+// reads as baselines). Symlinks of both are resolved before comparing; a
+// report folder that does not exist yet is resolved through its nearest
+// existing parent.
+func CheckReportDir(projectDir, dir string) error {
+	project, err := resolvePath(projectDir)
+	if err != nil {
+		return fmt.Errorf("report dir: %w", err)
+	}
+	report, err := resolvePath(dir)
+	if err != nil {
+		return fmt.Errorf("report dir: %w", err)
+	}
+	silos := []string{filepath.Join(project, ".silo")}
+	if real, err := resolvePath(silos[0]); err == nil {
+		silos = append(silos, real)
+	}
+	for _, silo := range silos {
+		if rel, err := filepath.Rel(silo, report); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("report dir: %s is or lies inside the project's .silo, where the report and its fresh artifacts would mix with the store; name a folder outside .silo for --report-dir", dir)
+		}
+	}
+	return nil
+}
+
+// resolvePath returns the absolute path of p with the symlinks of its
+// longest existing prefix resolved.
+func resolvePath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for {
+		real, err := filepath.EvalSymlinks(abs)
+		if err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return filepath.Join(abs, rest), nil
+		}
+		rest = filepath.Join(filepath.Base(abs), rest)
+		abs = parent
+	}
+}

@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+
+	"github.com/agent-oracle/oracle/internal/canon"
 )
 
-// ToolError is a tool call of a fresh run that returned an error, as its
-// trace records it.
+// ToolError is a tool call that returned an error, as calls.json or the
+// trace records it. Call is the call's number (1-based) in its calls.json,
+// 0 when it was read from a trace.
 type ToolError struct {
+	Call    int    `json:"call,omitempty"`
 	Tool    string `json:"tool"`
 	Code    string `json:"code,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -47,4 +51,94 @@ func toolErrorsOf(trace []byte) []ToolError {
 		out = append(out, te)
 	}
 	return out
+}
+
+// callErrorChanges compares the tool errors of two calls.json texts: the
+// calls are aligned as a sequence (alignCalls, as the calls.json diff does)
+// and a fresh call's error is new when its matched baseline call did not
+// fail, failed differently or is absent; a baseline call's error is gone
+// when its fresh counterpart no longer fails that way. ok is false when a
+// text is not a calls.json.
+func callErrorChanges(old, fresh []byte) (added, gone []ToolError, ok bool) {
+	a, okA := parseCalls(old)
+	b, okB := parseCalls(fresh)
+	if !okA || !okB {
+		return nil, nil, false
+	}
+	errA, errB := make([][]byte, len(a)), make([][]byte, len(b))
+	for i, c := range a {
+		errA[i] = callError(c.raw)
+	}
+	for j, c := range b {
+		errB[j] = callError(c.raw)
+	}
+	for _, st := range alignCalls(a, b) {
+		var ea, eb []byte
+		if st.i >= 0 {
+			ea = errA[st.i]
+		}
+		if st.j >= 0 {
+			eb = errB[st.j]
+		}
+		if bytes.Equal(ea, eb) {
+			continue
+		}
+		if eb != nil && len(added) < maxToolErrors {
+			added = append(added, toolErrorOf(b[st.j].tool, st.j, eb))
+		}
+		if ea != nil && len(gone) < maxToolErrors {
+			gone = append(gone, toolErrorOf(a[st.i].tool, st.i, ea))
+		}
+	}
+	return added, gone, true
+}
+
+// callError is the canonical bytes of a call's error, nil when it has none.
+func callError(raw json.RawMessage) []byte {
+	var c struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(raw, &c) != nil || len(c.Error) == 0 || string(c.Error) == "null" {
+		return nil
+	}
+	v, err := canon.Decode(c.Error)
+	if err != nil {
+		return c.Error
+	}
+	out, err := canon.Compact(v)
+	if err != nil {
+		return c.Error
+	}
+	return out
+}
+
+// toolErrorOf is the error of call number i (0-based) of tool.
+func toolErrorOf(tool string, i int, errJSON []byte) ToolError {
+	te := ToolError{Tool: tool, Call: i + 1}
+	var body struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(errJSON, &body) == nil && (body.Code != "" || body.Message != "") {
+		te.Code, te.Message = body.Code, body.Message
+	} else {
+		te.Message = string(errJSON)
+	}
+	return te
+}
+
+// setToolErrors fills the tool errors of a changed case: the new and gone
+// ones when both sides have a calls.json, otherwise every error of the
+// fresh trace (none when there is no trace either).
+func (cr *CaseReport) setToolErrors(oldCalls, freshCalls, trace []byte) {
+	if oldCalls != nil && freshCalls != nil {
+		if added, gone, ok := callErrorChanges(oldCalls, freshCalls); ok {
+			cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrorsFrom = added, gone, "calls"
+			return
+		}
+	}
+	if trace == nil {
+		return
+	}
+	cr.ToolErrors, cr.ToolErrorsFrom = toolErrorsOf(trace), "trace"
 }

@@ -33,6 +33,10 @@ func HTML(w io.Writer, r *oracle.Report, cmds Commands) error {
 			}
 			hc.Checks = c.Checks
 			hc.ToolErrors, hc.OldToolErrors = c.ToolErrors, c.OldToolErrors
+			hc.NewToolErrors = c.NewToolErrors
+			if len(c.GoneToolErrors) > 0 {
+				hc.GoneToolErrors = goneList(c.GoneToolErrors)
+			}
 		}
 		v.Cases = append(v.Cases, hc)
 	}
@@ -71,6 +75,8 @@ type htmlCase struct {
 	Checks                                         []oracle.CheckState
 	ToolErrors                                     []oracle.ToolError
 	OldToolErrors                                  int
+	NewToolErrors                                  []oracle.ToolError
+	GoneToolErrors                                 string
 }
 
 type htmlFile struct {
@@ -238,7 +244,12 @@ del { text-decoration: line-through; } ins { text-decoration: none; font-weight:
 <table class="checks"><thead><tr><th>check</th><th>kind</th><th>baseline</th><th>now</th></tr></thead><tbody>
 {{range .Checks}}<tr><td>{{.Label}}</td><td>{{.Kind}}</td><td class="{{passed .Was}}">{{passed .Was}}</td><td class="{{passed .Now}}">{{passed .Now}}</td></tr>
 {{end}}</tbody></table>
-{{end}}{{if .ToolErrors}}<h3>tool errors of this run: {{len .ToolErrors}} (the baseline's run had {{.OldToolErrors}})</h3>
+{{end}}{{if .NewToolErrors}}<h3>new tool errors: {{len .NewToolErrors}} (calls.json against the baseline's)</h3>
+<table class="tool-errors"><thead><tr><th>call</th><th>tool</th><th>code</th><th>message</th></tr></thead><tbody>
+{{range .NewToolErrors}}<tr><td>#{{.Call}}</td><td><code>{{.Tool}}</code></td><td><code>{{.Code}}</code></td><td>{{.Message}}</td></tr>
+{{end}}</tbody></table>
+{{end}}{{if .GoneToolErrors}}<p class="tool-errors-gone">tool errors gone: {{.GoneToolErrors}}</p>
+{{end}}{{if .ToolErrors}}<h3>tool errors of this run: {{len .ToolErrors}} (the baseline's run had {{.OldToolErrors}}; no calls.json is compared for this case, so which are new is not known)</h3>
 <table class="tool-errors"><thead><tr><th>tool</th><th>code</th><th>message</th></tr></thead><tbody>
 {{range .ToolErrors}}<tr><td><code>{{.Tool}}</code></td><td><code>{{.Code}}</code></td><td>{{.Message}}</td></tr>
 {{end}}</tbody></table>

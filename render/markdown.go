@@ -44,25 +44,40 @@ func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
 	}
 	for _, c := range cases {
 		files := filesOf(c)
-		if len(files) == 0 && len(c.ToolErrors) == 0 {
+		if len(files) == 0 && len(c.ToolErrors) == 0 && len(c.NewToolErrors) == 0 && len(c.GoneToolErrors) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n<details><summary>%s %s</summary>\n\n", mdCode(c.Case), c.Status)
 		for _, f := range files {
 			writeMarkdownFile(w, f)
 		}
+		if len(c.NewToolErrors) > 0 {
+			fmt.Fprintf(w, "**New tool errors:** %d (calls.json against the baseline's)\n\n", len(c.NewToolErrors))
+			writeMarkdownToolErrors(w, c.NewToolErrors)
+		}
+		if len(c.GoneToolErrors) > 0 {
+			fmt.Fprintf(w, "**Tool errors gone:** %s\n\n", mdText(goneList(c.GoneToolErrors)))
+		}
 		if len(c.ToolErrors) > 0 {
-			fmt.Fprintf(w, "**Tool errors of this run:** %d (the baseline's run had %d)\n\n", len(c.ToolErrors), c.OldToolErrors)
-			fmt.Fprintln(w, "| tool | code | message |")
-			fmt.Fprintln(w, "| --- | --- | --- |")
-			for _, te := range c.ToolErrors {
-				fmt.Fprintf(w, "| %s | %s | %s |\n", mdCode(te.Tool), mdCode(te.Code), mdText(te.Message))
-			}
-			fmt.Fprintln(w)
+			fmt.Fprintf(w, "**Tool errors of this run:** %d (the baseline's run had %d; %s)\n\n", len(c.ToolErrors), c.OldToolErrors, mdText(noCallsNote))
+			writeMarkdownToolErrors(w, c.ToolErrors)
 		}
 		fmt.Fprintln(w, "</details>")
 	}
 	return nil
+}
+
+func writeMarkdownToolErrors(w io.Writer, tes []oracle.ToolError) {
+	fmt.Fprintln(w, "| call | tool | code | message |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- |")
+	for _, te := range tes {
+		call := ""
+		if te.Call > 0 {
+			call = fmt.Sprintf("#%d", te.Call)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", call, mdCode(te.Tool), mdCode(te.Code), mdText(te.Message))
+	}
+	fmt.Fprintln(w)
 }
 
 func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
@@ -89,13 +104,7 @@ func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
 		for _, m := range f.Members {
 			name := mdCode(m.Name())
 			for _, fd := range m.Fields {
-				var old, fresh string
-				if fd.Was != nil {
-					old = mdSegs(fieldSegs(fd.Was, 0, oldValue), false)
-				}
-				if fd.Now != nil {
-					fresh = mdSegs(fieldSegs(fd.Now, 0, newValue), true)
-				}
+				old, fresh := fieldSides(fd)
 				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(m.What()+": "+fd.What()), mdCode(fd.Path), old, fresh)
 			}
 			if m.OldValue != nil || m.NewValue != nil {
@@ -124,6 +133,25 @@ func changeSides(ch oracle.Change) (string, string) {
 		return mdSegs(ss, false), mdSegs(ss, true)
 	}
 	return mdValue(ch.From), mdValue(ch.To)
+}
+
+// fieldSides renders a state-diff field's baseline and fresh cells. When
+// both sides change the field the same way, the values they agree on are
+// plain and the words that differ are marked (<del> in the baseline's cell,
+// <ins> in the fresh one), long strings with a window of context around
+// each change, as in the text and HTML reports.
+func fieldSides(fd oracle.FieldDiff) (old, fresh string) {
+	if fd.Was != nil && fd.Now != nil && fd.Was.Op == fd.Now.Op {
+		ss := fieldDiffSegs(fd, 0)
+		return mdSegs(ss, false), mdSegs(ss, true)
+	}
+	if fd.Was != nil {
+		old = mdSegs(fieldSegs(fd.Was, 0, oldValue), false)
+	}
+	if fd.Now != nil {
+		fresh = mdSegs(fieldSegs(fd.Now, 0, newValue), true)
+	}
+	return old, fresh
 }
 
 func mdPath(ch oracle.Change) string {

@@ -142,8 +142,8 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 	}
 	want = append(want,
 		[]string{"replace", "/agentOutput", "", `"the ` + "`open`" + ` deals | & * close 2026-07-15."`, `"the ` + "`open`" + ` deals | & * close on 2026-07-15."`},
-		[]string{"tool", "code", "message"},
-		[]string{"list_*deals*", "not_found", "no deal `OPP-9` | <none> & more"},
+		[]string{"call", "tool", "code", "message"},
+		[]string{"", "list_*deals*", "not_found", "no deal `OPP-9` | <none> & more"},
 	)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rendered cells (-want +got):\n%s\nmarkdown:\n%s", diff, md.String())
@@ -155,12 +155,24 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 	}
 }
 
-// TestMarkdownMembers renders state-diff members and checks their cells.
+// TestMarkdownMembers renders state-diff members and checks their cells:
+// a field both sides change the same way has its differing words marked,
+// <del> in the baseline's cell and <ins> in the fresh one, long strings with
+// a window of context, never a prefix.
 func TestMarkdownMembers(t *testing.T) {
+	long := "Fourteen opportunities are open in the pipeline, of which nine are owned by reps in the west region; " +
+		"the largest single deal accounts for a quarter of it and, with Marrow & Finch | `MF`, will close "
+	oldNote, newNote := long+"2026-07-15.", long+"on 2026-07-15."
 	r := &oracle.Report{Cases: []*oracle.CaseReport{{Case: "e/a/T", Env: "e", Agent: "a", Task: "T", Status: oracle.StatusChanged,
 		Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
 			{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
 				{Path: "/priority", Now: &oracle.FieldChange{Op: "replace", From: quote("urgent"), To: quote("high | `low`")}},
+				{Path: "/note", Was: &oracle.FieldChange{Op: "replace", From: quote("none"), To: quote(oldNote)},
+					Now: &oracle.FieldChange{Op: "replace", From: quote("none"), To: quote(newNote)}, ToWords: oracle.WordDiff(oldNote, newNote)},
+				{Path: "/status", Was: &oracle.FieldChange{Op: "replace", From: quote("open"), To: quote("pending")},
+					Now: &oracle.FieldChange{Op: "replace", From: quote("open"), To: quote("closed")}, ToWords: oracle.WordDiff("pending", "closed")},
+				{Path: "/count", Was: &oracle.FieldChange{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("2")},
+					Now: &oracle.FieldChange{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("3")}},
 			}},
 		}}}}}}
 	var md bytes.Buffer
@@ -168,14 +180,33 @@ func TestMarkdownMembers(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := renderCells(t, md.Bytes())
-	last := rows[len(rows)-1]
-	var got []string
-	for _, c := range last {
-		got = append(got, c.text)
+	rows = rows[len(rows)-4:]
+	var got [][]string
+	for _, row := range rows {
+		var texts []string
+		for _, c := range row {
+			texts = append(texts, c.text)
+		}
+		got = append(got, texts)
 	}
-	want := []string{"tickets TCK-003", "changed differently: now also changed", "/priority", "", `"urgent" → "high | ` + "`low`" + `"`}
+	what := "changed differently: "
+	want := [][]string{
+		{"tickets TCK-003", what + "now also changed", "/priority", "", `"urgent" → "high | ` + "`low`" + `"`},
+		{"tickets TCK-003", what + "changed differently", "/note", `"none" → "…& Finch | ` + "`MF`" + `, will close 2026-07-15."`,
+			`"none" → "…& Finch | ` + "`MF`" + `, will close on 2026-07-15."`},
+		{"tickets TCK-003", what + "changed differently", "/status", `"open" → "pending"`, `"open" → "closed"`},
+		{"tickets TCK-003", what + "changed differently", "/count", `1 → 2`, `1 → 3`},
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("member row (-want +got):\n%s\nmarkdown:\n%s", diff, md.String())
+		t.Errorf("member rows (-want +got):\n%s\nmarkdown:\n%s", diff, md.String())
+	}
+	marks := [][2]string{}
+	for _, row := range rows[1:] {
+		marks = append(marks, [2]string{row[3].del + "/" + row[3].ins, row[4].del + "/" + row[4].ins})
+	}
+	wantMarks := [][2]string{{"/", "/on "}, {"pending/", "/closed"}, {"2/", "/3"}}
+	if diff := cmp.Diff(wantMarks, marks); diff != "" {
+		t.Errorf("marked words, baseline's cell and fresh cell as del/ins (-want +got):\n%s\nmarkdown:\n%s", diff, md.String())
 	}
 }
 

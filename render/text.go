@@ -102,13 +102,46 @@ func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int, cmds 
 }
 
 func writeToolErrors(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
-	if len(cr.ToolErrors) == 0 {
-		return
+	if len(cr.NewToolErrors) > 0 {
+		fmt.Fprintf(w, "%snew tool errors: %d (calls.json against the baseline's)\n", indent, len(cr.NewToolErrors))
+		for _, te := range cr.NewToolErrors {
+			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), callName(te), c.paint(c.Bad, te.Code), te.Message)
+		}
 	}
-	fmt.Fprintf(w, "%stool errors of this run: %d (the baseline's run had %d)\n", indent, len(cr.ToolErrors), cr.OldToolErrors)
-	for _, te := range cr.ToolErrors {
-		fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), te.Tool, c.paint(c.Bad, te.Code), te.Message)
+	if len(cr.GoneToolErrors) > 0 {
+		fmt.Fprintf(w, "%stool errors gone: %s\n", indent, goneList(cr.GoneToolErrors))
 	}
+	if len(cr.ToolErrors) > 0 {
+		fmt.Fprintf(w, "%stool errors of this run: %d (the baseline's run had %d; %s)\n", indent, len(cr.ToolErrors), cr.OldToolErrors, noCallsNote)
+		for _, te := range cr.ToolErrors {
+			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), callName(te), c.paint(c.Bad, te.Code), te.Message)
+		}
+	}
+}
+
+// noCallsNote says why all the tool errors of a run are listed.
+const noCallsNote = "no calls.json is compared for this case, so which are new is not known"
+
+// callName names a tool error's call: "#5 reassign_opportunity", or the
+// tool alone when the number is not known.
+func callName(te oracle.ToolError) string {
+	if te.Call == 0 {
+		return te.Tool
+	}
+	return fmt.Sprintf("#%d %s", te.Call, te.Tool)
+}
+
+// goneList is the errors that disappeared on one line:
+// "#3 create_ticket (invalid_input), #5 get_ticket (not_found)".
+func goneList(tes []oracle.ToolError) string {
+	parts := make([]string, len(tes))
+	for i, te := range tes {
+		parts[i] = callName(te)
+		if te.Code != "" {
+			parts[i] += " (" + te.Code + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (c Colors) segs(ss []seg) string {

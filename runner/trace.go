@@ -10,11 +10,6 @@ import (
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
-// Event is one line of trace.jsonl. Fields beyond seq, type and at depend on
-// the type, as in the seed schema: run_start, tool_call, tool_result,
-// agent_output, agent_stderr, run_end, verifier_result.
-type Event map[string]any
-
 // Trace collects a rollout's events in order, as JSON Lines in one buffer.
 // It is safe for concurrent use. A nil *Trace keeps nothing: the rollout's
 // trace is not wanted (Config.ResultOnly).

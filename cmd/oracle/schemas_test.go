@@ -66,6 +66,7 @@ func TestJSONSchemas(t *testing.T) {
 		{"verifier-test", []string{"verifier", "test", "--env", "calendar", "--task", "TASK-001", "--json"}, 0},
 		{"error", []string{"list", "--json", "--env", "nope"}, 2},
 		{"error", []string{"run", "--json", "--task", "TASK-404"}, 2},
+		{"error", []string{"run", "--json", "--env", "crm"}, 2},
 		{"error", []string{"check", "--format", "json", "--repeat", "zero"}, 2},
 		{"error", []string{"check", "--json", "stray"}, 2},
 		{"error", []string{"diff", "--json", a, filepath.Join(project, "none.json")}, 2},

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -83,6 +84,10 @@ func TaskFile(t env.Task) (File, error) {
 	path := "tasks/" + t.ID + ".json"
 	if _, err := env.ParseTask(path, data); err != nil {
 		return File{}, fmt.Errorf("new task: %w", err)
+	}
+	if strings.HasPrefix(t.ID, ".") || strings.HasPrefix(t.ID, "_") {
+		// go:embed tasks/*.json leaves such files out: the task would never load.
+		return File{}, fmt.Errorf("new task: task id %q starts with %q, and the package's go:embed leaves out files whose name does; start it with a letter or digit", t.ID, t.ID[:1])
 	}
 	return File{Path: path, Data: data}, nil
 }
