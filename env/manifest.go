@@ -57,6 +57,9 @@ type Manifest struct {
 // what it returns.
 func ParseManifest(path string, data []byte) (Manifest, error) {
 	var m Manifest
+	if err := checkExactKeys(data, m); err != nil {
+		return Manifest{}, fmt.Errorf("%s: not a valid manifest: %w", path, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {

@@ -24,6 +24,9 @@ type Task struct {
 // (id, title, instruction, verifierId) are errors; name is used in messages.
 func ParseTask(name string, data []byte) (Task, error) {
 	var t Task
+	if err := checkExactKeys(data, t); err != nil {
+		return Task{}, fmt.Errorf("%s: not a valid task file: %w", name, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&t); err != nil {
