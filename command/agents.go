@@ -55,11 +55,11 @@ func modelConfig(c *cli.Context, cfg openai.Config) openai.Config {
 func resolver(c *cli.Context) (runner.Resolver, error) {
 	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
 	if err != nil {
-		return runner.Resolver{}, usageError("%v", err)
+		return runner.Resolver{}, usageError("--sandbox %q is not auto, bwrap or none", c.String("sandbox"))
 	}
 	if mode == runner.SandboxBwrap {
 		if _, err := runner.BwrapStatus(); err != nil {
-			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s", err, runner.BwrapInstallHint)
+			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s or use --sandbox none", err, runner.BwrapInstallHint)
 		}
 	}
 	var loose []string // sandbox flags that only a sandbox honours

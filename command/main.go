@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,7 +55,7 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 		return int(code)
 	}
 	name := app.Name
-	msg := renameProgram(strings.TrimPrefix(err.Error(), "error: "), name, commandNames(app))
+	msg := renameProgram(strings.TrimPrefix(flagNames(err), "error: "), name, commandNames(app))
 	if wantsJSON(args) {
 		if werr := writeJSONError(stdout, err, msg); werr == nil {
 			return ExitTrouble
@@ -143,7 +144,7 @@ func prepare(cmd *cli.Command, path string) {
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)
-			if err := oracle.CheckProjectDir(projectDir(c)); err != nil {
+			if err := checkProjectDir(projectDir(c)); err != nil {
 				return err
 			}
 		}
@@ -232,7 +233,17 @@ func projectDir(c *cli.Context) string {
 // a folder that does not exist is an error (exit 2), never created.
 func project(c *cli.Context) (string, error) {
 	dir := projectDir(c)
-	return dir, oracle.CheckProjectDir(dir)
+	return dir, checkProjectDir(dir)
+}
+
+// checkProjectDir is oracle.CheckProjectDir with the flag that names the
+// folder when it does not exist.
+func checkProjectDir(dir string) error {
+	err := oracle.CheckProjectDir(dir)
+	if e, ok := errors.AsType[*oracle.ProjectDirError](err); ok && e.Missing {
+		return fmt.Errorf("%w; give the folder that holds .silo with --dir (or -C), or make one with oracle init", err)
+	}
+	return err
 }
 
 // resolveProjectDir reads --dir from the command line: the innermost one given.
@@ -282,4 +293,17 @@ func usageError(format string, args ...any) error {
 // command path, e.g. "oracle verifier add".
 func program(c *cli.Context, path string) string {
 	return c.App.Name + " " + path
+}
+
+// flagNames is the text of err with the flags named where a library error
+// describes a value the command line gave with a flag.
+func flagNames(err error) string {
+	msg := err.Error()
+	if e, ok := errors.AsType[*runner.ReadOnlyPathError](err); ok {
+		msg = strings.Replace(msg, e.Error(), "sandbox: --agent-ro "+e.Path+": "+e.Reason, 1)
+	}
+	if e, ok := errors.AsType[*runner.ProjectHoldsSystemError](err); ok {
+		msg = strings.Replace(msg, e.Error(), e.Error()+" (or use --sandbox none)", 1)
+	}
+	return msg
 }

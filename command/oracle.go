@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -91,7 +92,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	}
 	selected, err := oracle.Select(dir, cat.envs, sel, stored)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, flagSelectError(err)
 	}
 	var override []string
 	if c.IsSet("artifacts") {
@@ -425,4 +426,19 @@ func diffCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// flagSelectError names the --agent flag in the error of a selection that
+// names an exec agent, and the command that rolls one.
+func flagSelectError(err error) error {
+	ex, ok := errors.AsType[*oracle.ExecAgentError](err)
+	if !ok {
+		return err
+	}
+	e, _ := errors.AsType[*env.Error](err)
+	if e == nil {
+		return err
+	}
+	return &env.Error{Code: e.Code, Known: e.Known, Err: ex, Message: fmt.Sprintf(
+		"--agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", ex.Agent, oracle.TracesDir, ex.Agent)}
 }

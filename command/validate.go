@@ -42,7 +42,12 @@ func validateCommand(envs Environments) *cli.Command {
 				}
 				ok = ok && reports[i].OK
 				for j := range reports[i].Findings {
-					reports[i].Findings[j].Message = named(c, reports[i].Findings[j].Message)
+					f := &reports[i].Findings[j]
+					if f.Code == "verifier_not_found" && f.Verifier != "" {
+						f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it with oracle verifier add %s --env %s --task %s, or fix the task's verifierId",
+							f.Task, f.Verifier, e.Name(), f.Verifier, e.Name(), f.Task)
+					}
+					f.Message = named(c, f.Message)
 				}
 			}
 			if c.Bool("json") {

@@ -33,6 +33,10 @@ type Finding struct {
 	Level   Level  `json:"level"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Task and Verifier name the task and verifier a verifier_not_found
+	// finding is about, so a caller can say how to add the verifier.
+	Task     string `json:"-"`
+	Verifier string `json:"-"`
 }
 
 // String describes a finding as one line: "error verifier_not_found: …".
@@ -118,8 +122,10 @@ func (v *validation) links(e Environment, tasks []Task, verifiers []VerifierInfo
 		taskIDs[t.ID] = true
 		used[t.VerifierID] = true
 		if _, ok := e.Verifier(t.VerifierID); !ok {
-			v.add(LevelError, "verifier_not_found", "task %s names verifier %s, which %s does not register; add it with oracle verifier add %s --env %s --task %s, or fix the task's verifierId",
-				t.ID, t.VerifierID, e.Name(), t.VerifierID, e.Name(), t.ID)
+			v.add(LevelError, "verifier_not_found", "task %s names verifier %s, which %s does not register; register it, or fix the task's verifierId",
+				t.ID, t.VerifierID, e.Name())
+			f := &v.report.Findings[len(v.report.Findings)-1]
+			f.Task, f.Verifier = t.ID, t.VerifierID
 		}
 	}
 	for _, ver := range verifiers {

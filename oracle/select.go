@@ -169,8 +169,8 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 	}
 	for _, p := range sel.Agents {
 		if strings.HasPrefix(p, "exec:") {
-			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf(
-				"--agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", p, TracesDir, p)}
+			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Err: &ExecAgentError{Agent: p}, Message: fmt.Sprintf(
+				"agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; an exec agent is rolled, not checked", p, TracesDir)}
 		}
 		if isLiteral(p) && !contains(agents, p) {
 			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf("no agent %s in %s; agents: %s", p, where, listOrNone(agents))}
@@ -307,19 +307,45 @@ func quoteList(patterns []string) string {
 // ErrNothingSelected is returned when a selection holds no case.
 var ErrNothingSelected = errors.New("no case matches")
 
-// ErrNoProject is returned for a project folder that does not exist.
+// ExecAgentError is the cause of the agent_not_found error a selection
+// naming an exec agent gets: exec agents are rolled one at a time, they are
+// never cases to check.
+type ExecAgentError struct {
+	Agent string // the agent reference as given, exec:COMMAND
+}
+
+func (e *ExecAgentError) Error() string { return "agent " + e.Agent + " is an exec agent" }
+
+// ErrNoProject is matched (errors.Is) by every ProjectDirError.
 var ErrNoProject = errors.New("no project folder")
 
-// CheckProjectDir returns an error when dir is not an existing folder.
+// ProjectDirError reports a project folder that cannot be used.
+type ProjectDirError struct {
+	Dir     string
+	Missing bool  // the folder does not exist
+	Err     error // why it cannot be used, when it exists
+}
+
+func (e *ProjectDirError) Error() string {
+	if e.Missing {
+		return "no project folder " + e.Dir
+	}
+	return fmt.Sprintf("no project folder %s: %v", e.Dir, e.Err)
+}
+
+// Is reports ErrNoProject.
+func (e *ProjectDirError) Is(target error) bool { return target == ErrNoProject }
+
+// CheckProjectDir returns a *ProjectDirError when dir is not an existing folder.
 func CheckProjectDir(dir string) error {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%w %s; give the folder that holds .silo with --dir (or -C), or make one with oracle init", ErrNoProject, dir)
+		return &ProjectDirError{Dir: dir, Missing: true}
 	case err != nil:
-		return fmt.Errorf("%w %s: %v", ErrNoProject, dir, err)
+		return &ProjectDirError{Dir: dir, Err: err}
 	case !info.IsDir():
-		return fmt.Errorf("%w %s: not a folder", ErrNoProject, dir)
+		return &ProjectDirError{Dir: dir, Err: errors.New("not a folder")}
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 		{"literal task", Selection{Tasks: []string{"TASK-009"}}, env.CodeTaskNotFound, "no task TASK-009 in the environments; tasks: TASK-001, TASK-002, TASK-003", 0},
 		{"literal env", Selection{Envs: []string{"nope"}}, env.CodeEnvNotFound, "no environment nope; environments: ledger", 0},
 		{"literal agent", Selection{Agents: []string{"nobody"}}, env.CodeAgentNotFound, "no agent nobody in the environments; agents: retired, solver", 0},
-		{"exec agent", Selection{Agents: []string{"exec:./a"}}, env.CodeAgentNotFound, "--agent exec:./a names no case", 0},
+		{"exec agent", Selection{Agents: []string{"exec:./a"}}, env.CodeAgentNotFound, "agent exec:./a names no case", 0},
 		{"glob", Selection{Tasks: []string{"TSAK-*"}}, "", "no case matches --task 'TSAK-*'; tasks: TASK-001, TASK-002, TASK-003", 0},
 		{"glob env", Selection{Envs: []string{"x*"}}, "", "no case matches --env 'x*'; environments: ledger", 0},
 		{"only a baseline", Selection{Agents: []string{"retired"}}, "", "", 0},
@@ -94,5 +94,33 @@ func TestSelectRefusesTwoSources(t *testing.T) {
 	_, err = Select(dir, envs, Selection{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "its run_start names ledger/TASK-002, its path ledger/TASK-001; move the trace to the folder of its case or delete it") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestCheckProjectDirDescribesTheValue: the library error names the folder,
+// never a flag; command adds the flag that gave it.
+func TestCheckProjectDirDescribesTheValue(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dir     string
+		missing bool
+		want    string
+	}{
+		{filepath.Join(dir, "nothing"), true, "no project folder " + filepath.Join(dir, "nothing")},
+		{file, false, "no project folder " + file + ": not a folder"},
+	}
+	for _, tt := range tests {
+		err := CheckProjectDir(tt.dir)
+		e, ok := errors.AsType[*ProjectDirError](err)
+		if !ok || !errors.Is(err, ErrNoProject) {
+			t.Fatalf("CheckProjectDir(%s) = %v, want a *ProjectDirError matching ErrNoProject", tt.dir, err)
+		}
+		if e.Missing != tt.missing || err.Error() != tt.want {
+			t.Errorf("CheckProjectDir(%s) = %q (missing %v), want %q (missing %v)", tt.dir, err, e.Missing, tt.want, tt.missing)
+		}
 	}
 }

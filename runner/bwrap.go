@@ -85,7 +85,7 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 			return nil, fmt.Errorf("sandbox: project folder: %w", err)
 		}
 		if held := holdsSystem(project); held != "" {
-			return nil, fmt.Errorf("sandbox: the project folder %s holds %s; the sandbox hides the project from the agent, so keep the project in a folder of its own (or use --sandbox none)", project, held)
+			return nil, &ProjectHoldsSystemError{Project: project, Held: held}
 		}
 		protected = protectedPaths(project)
 	}
@@ -121,10 +121,16 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 			p.ro = append(p.ro, bind{real, named})
 		}
 	}
+	// check refuses a path that is or holds a protected one; what names the
+	// path in the error, "" leaves the naming to the caller.
 	check := func(what, real string) error {
 		for _, q := range protected {
 			if within(real, q) || within(q, real) {
-				return fmt.Errorf("sandbox: %s: %s is or holds %s, which an agent may never see (.silo and the environments' folders stay hidden); move it out of there", what, real, q)
+				msg := fmt.Sprintf("%s is or holds %s, which an agent may never see (.silo and the environments' folders stay hidden); move it out of there", real, q)
+				if what == "" {
+					return errors.New(msg)
+				}
+				return fmt.Errorf("sandbox: %s: %s", what, msg)
 			}
 		}
 		return nil
@@ -168,14 +174,14 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 	for _, ro := range s.ReadOnly {
 		abs, err := filepath.Abs(ro)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: --agent-ro %s: %w", ro, err)
+			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error(), Err: err}
 		}
 		real, err := realPath(abs)
 		if err != nil {
-			return nil, fmt.Errorf("sandbox: --agent-ro %s: %w; give a path that exists", ro, err)
+			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error() + "; give a path that exists", Err: err}
 		}
-		if err := check("--agent-ro "+ro, real); err != nil {
-			return nil, err
+		if err := check("", real); err != nil {
+			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error()}
 		}
 		add(abs, real)
 	}
@@ -298,4 +304,30 @@ func lookPath(name, path string) string {
 		}
 	}
 	return ""
+}
+
+// ReadOnlyPathError is the error of a Sandbox.ReadOnly path the sandbox
+// cannot show the agent: one that does not exist, or is or holds what the
+// agent may never see.
+type ReadOnlyPathError struct {
+	Path   string // as given
+	Reason string // what is wrong with it and what to do
+	Err    error  // the cause, if any
+}
+
+func (e *ReadOnlyPathError) Error() string {
+	return "sandbox: read-only path " + e.Path + ": " + e.Reason
+}
+
+func (e *ReadOnlyPathError) Unwrap() error { return e.Err }
+
+// ProjectHoldsSystemError is the error of a project folder that holds a
+// folder the agent needs (a home, /usr): the sandbox hides the project, so
+// it would hide that too.
+type ProjectHoldsSystemError struct {
+	Project, Held string
+}
+
+func (e *ProjectHoldsSystemError) Error() string {
+	return fmt.Sprintf("sandbox: the project folder %s holds %s; the sandbox hides the project from the agent, so keep the project in a folder of its own", e.Project, e.Held)
 }

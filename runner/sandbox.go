@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"strings"
 	"sync"
 )
 
@@ -20,13 +19,13 @@ const (
 	SandboxNone  SandboxMode = "none"
 )
 
-// ParseSandboxMode reads a --sandbox value.
+// ParseSandboxMode reads a sandbox mode: auto, bwrap or none.
 func ParseSandboxMode(s string) (SandboxMode, error) {
 	switch m := SandboxMode(s); m {
 	case SandboxAuto, SandboxBwrap, SandboxNone:
 		return m, nil
 	}
-	return "", fmt.Errorf("--sandbox %q is not auto, bwrap or none", s)
+	return "", fmt.Errorf("sandbox mode %q is not auto, bwrap or none", s)
 }
 
 // Sandbox configures how exec agents are contained; see docs/protocol.md.
@@ -50,7 +49,7 @@ type Sandbox struct {
 const NotContained = "the runner's /proc (and its environment), the project folder, the network, and processes that leave the agent's process group"
 
 // BwrapInstallHint says how to get bubblewrap.
-const BwrapInstallHint = "install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap) or use --sandbox none"
+const BwrapInstallHint = "install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap)"
 
 var bwrapProbe struct {
 	once sync.Once
@@ -90,12 +89,12 @@ func (s Sandbox) choose() (mode SandboxMode, warning string, err error) {
 		return SandboxNone, "", nil
 	case SandboxBwrap:
 		if _, err := BwrapStatus(); err != nil {
-			return "", "", fmt.Errorf("--sandbox bwrap: %v; %s", err, BwrapInstallHint)
+			return "", "", fmt.Errorf("sandbox mode bwrap: %v; %s", err, BwrapInstallHint)
 		}
 		return SandboxBwrap, "", nil
 	case SandboxAuto, "":
 		if _, err := BwrapStatus(); err != nil {
-			return SandboxNone, fmt.Sprintf("exec agents run without a sandbox (%v): they can reach %s; %s", err, NotContained, strings.TrimSuffix(BwrapInstallHint, " or use --sandbox none")), nil
+			return SandboxNone, fmt.Sprintf("exec agents run without a sandbox (%v): they can reach %s; %s", err, NotContained, BwrapInstallHint), nil
 		}
 		return SandboxBwrap, "", nil
 	}
