@@ -265,6 +265,9 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 			timer.Stop()
 		}
 	}()
+	if p.sandboxed {
+		p.awaitSandboxRelease(ctx, 5*time.Second)
+	}
 	if err := p.send(start); err != nil && ctx.Err() == nil {
 		failed(err)
 	}

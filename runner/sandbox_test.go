@@ -166,9 +166,15 @@ func TestSandboxHidesTheProject(t *testing.T) {
 // leaveSetsidChildren is a shell line that starts children which leave
 // the agent's process group and session, ignoring SIGTERM and SIGHUP,
 // each with mark in its environment.
+//
+// The script goes on only once both children have left the group (each
+// writes a file in the working folder once it is in its own session):
+// otherwise, on a loaded machine, the rollout could end and kill the group
+// before a child got to setsid, and there would be no survivor to look for.
 func leaveSetsidChildren(mark string) string {
-	return fmt.Sprintf(`ORACLE_SURVIVOR=%[1]s setsid sh -c 'trap "" TERM HUP; sleep 300' </dev/null >/dev/null 2>&1 &
-(ORACLE_SURVIVOR=%[1]s setsid sh -c 'trap "" TERM HUP; while :; do sleep 1; done' </dev/null >/dev/null 2>&1 &)
+	return fmt.Sprintf(`ORACLE_SURVIVOR=%[1]s setsid sh -c 'trap "" TERM HUP; : > .survivor1; sleep 300' </dev/null >/dev/null 2>&1 &
+(ORACLE_SURVIVOR=%[1]s setsid sh -c 'trap "" TERM HUP; : > .survivor2; while :; do sleep 1; done' </dev/null >/dev/null 2>&1 &)
+until [ -e .survivor1 ] && [ -e .survivor2 ]; do sleep 0.01; done
 `, mark)
 }
 
