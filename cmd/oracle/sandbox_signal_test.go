@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,22 +57,7 @@ func TestSignalStopsTheSandbox(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatalf("the sandboxed agent never started; stderr:\n%s", stderr.String())
 	}
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("oracle still runs a minute after SIGTERM")
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-		t.Errorf("after SIGTERM: %v, want exit status 2; stderr:\n%s", err, stderr.String())
-	}
+	signalAndWait(t, cmd, syscall.SIGTERM, &stderr)
 	if left := proctest.WithEnv(t, mark); len(left) > 0 {
 		t.Errorf("processes %v of the sandboxed agent outlived oracle", left)
 	}

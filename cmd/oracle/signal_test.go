@@ -40,25 +40,8 @@ func TestSignalsStopLikeInterrupt(t *testing.T) {
 				if len(agentFolders(t, tmp)) == 0 {
 					t.Fatal("the exec agent has no temporary folder under TMPDIR")
 				}
-				if err := cmd.Process.Signal(sig); err != nil {
-					t.Fatal(err)
-				}
-				done := make(chan error, 1)
-				go func() { done <- cmd.Wait() }()
-				var err error
-				select {
-				case err = <-done:
-				case <-time.After(time.Minute):
-					cmd.Process.Kill()
-					t.Fatalf("oracle still runs a minute after %v", sig)
-				}
-				var exit *exec.ExitError
-				if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-					t.Errorf("after %v: %v, want exit status 2; stderr:\n%s", sig, err, stderr.String())
-				}
-				if !alive(pid) {
-					// gone, as it should be
-				} else {
+				signalAndWait(t, cmd, sig, &stderr)
+				if alive(pid) {
 					syscall.Kill(pid, syscall.SIGKILL)
 					t.Errorf("after %v the agent (pid %d) still runs", sig, pid)
 				}
@@ -67,6 +50,28 @@ func TestSignalsStopLikeInterrupt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// signalAndWait sends sig to the oracle process cmd and waits for it to
+// end, at most a minute; it must exit with status 2.
+func signalAndWait(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, stderr *strings.Builder) {
+	t.Helper()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("oracle still runs a minute after %v", sig)
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+		t.Errorf("after %v: %v, want exit status 2; stderr:\n%s", sig, err, stderr.String())
 	}
 }
 
