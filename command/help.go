@@ -44,6 +44,9 @@ func helpCommand() *cli.Command {
 // only group subcommands: with no argument their help, with one a usage
 // error naming the nearest command.
 func unknownCommand(c *cli.Context) error {
+	if err := checkEmptyFlags(c); err != nil {
+		return err // oracle -C "" alone: the commands check this in Before
+	}
 	if c.NArg() == 0 {
 		if c.Command == nil || c.Command.Name == c.App.Name {
 			return cli.ShowAppHelp(c)

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle/verifiertest"
 	"github.com/agent-oracle/oracle/runner"
+	"github.com/agent-oracle/oracle/verifiertest"
 	"github.com/urfave/cli/v2"
 )
 

@@ -9,10 +9,10 @@
 // Verifiers return checks made with Check (required), Optional, Forbid
 // (forbidden effects) and Covered (observation coverage); Grade turns them into
 // a verdict and a reward by one fixed rule, so every environment grades alike.
-// Answer-reading helpers (NumbersIn, StatesNumber, Names) keep the parsing of
-// free-text answers in one place. An environment may carry verifier test
+// Package env/answer reads free-text answers (NumbersIn, StatesNumber, Names),
+// so that parsing stays in one place. An environment may carry verifier test
 // candidates, labelled scripted rollouts per task (Definition.Candidates,
-// CandidateSource), which package oracle/verifiertest plays to measure its
+// CandidateSource), which package verifiertest plays to measure its
 // verifiers' false passes and false fails.
 //
 // Validate checks an environment against this contract without running an

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/inputschema"
 )
 
 // Level says whether a finding fails validation.
@@ -142,7 +144,7 @@ func (v *validation) links(e Environment, tasks []Task, verifiers []VerifierInfo
 // schemas compiles every tool's input schema.
 func (v *validation) schemas(tools []ToolSpec) {
 	for _, t := range tools {
-		if _, err := CompileSchema(t.InputSchema); err != nil {
+		if _, err := inputschema.Compile(t.InputSchema); err != nil {
 			v.add(LevelError, "schema_invalid", "tool %s: input schema does not compile: %s; fix the tool's InputSchema", t.Name, schemaProblem(err))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -55,16 +56,41 @@ func WriteRun(dir string, o *Outcome) (string, error) {
 	}
 	defer os.RemoveAll(tmp)
 	for name, data := range o.Artifacts.Files() {
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+		if err := writeSynced(filepath.Join(tmp, name), data); err != nil {
 			return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 	}
+	if err := atomicfile.SyncDir(tmp); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
 	final := filepath.Join(dir, o.RunID)
 	if err := os.Rename(tmp, final); err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 	}
+	// the rename is durable once the runs folder is synced
+	if err := atomicfile.SyncDir(dir); err != nil {
+		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
+	}
 	return final, nil
+}
+
+// writeSynced writes a new file and fsyncs it, so a run folder that a
+// power loss leaves in place holds whole files.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

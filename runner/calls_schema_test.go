@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/inputschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -17,7 +17,7 @@ func TestCallsMatchTheirSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	schema, err := env.CompileSchema(text)
+	schema, err := inputschema.Compile(text)
 	if err != nil {
 		t.Fatal(err)
 	}

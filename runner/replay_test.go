@@ -141,6 +141,27 @@ func TestReplayErrors(t *testing.T) {
 	}
 }
 
+// TestResolveNamesEveryReference checks that an unknown agent's error lists
+// every kind of reference the resolver takes, its schemes included.
+func TestResolveNamesEveryReference(t *testing.T) {
+	t.Parallel()
+	none := func(string) (env.Agent, error) { return nil, errors.New("unused") }
+	r := Resolver{Schemes: map[string]func(string) (env.Agent, error){"openai": none, "anthropic": none}}
+	tests := []struct {
+		agents map[string]env.Agent
+		want   string
+	}{
+		{map[string]env.Agent{"solver": solveToy}, "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, replay:PATH, anthropic:ARG or openai:ARG"},
+		{nil, "agent_not_found: no agent nobody in toy, which has no built-in agents; use exec:COMMAND, replay:PATH, anthropic:ARG or openai:ARG"},
+	}
+	for _, tt := range tests {
+		_, err := r.Resolve(newToy(t, toyVerifier(setToFive), tt.agents), "nobody")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Resolve(nobody) error = %v, want %q", err, tt.want)
+		}
+	}
+}
+
 func TestResolve(t *testing.T) {
 	t.Parallel()
 	e := newToy(t, toyVerifier(setToFive), map[string]env.Agent{"solver": solveToy})
@@ -153,7 +174,7 @@ func TestResolve(t *testing.T) {
 		{"solver", "", false},
 		{"exec:true", "", false},
 		{"replay:" + trace, "", false},
-		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, replay:PATH", true},
+		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND or replay:PATH", true},
 		{"exec:  ", "exec: names no command", true},
 		{"replay:", "replay: names no trace", true},
 		{"replay:/nonexistent/t.jsonl", "replay: open /nonexistent/t.jsonl: no such file or directory", false},

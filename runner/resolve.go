@@ -2,6 +2,8 @@ package runner
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
@@ -59,10 +61,25 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		return a, nil
 	}
 	names := e.Agents()
+	others := r.references()
 	if len(names) == 0 {
 		return nil, &env.Error{Code: env.CodeAgentNotFound,
-			Message: fmt.Sprintf("no agent %s in %s, which has no built-in agents; use exec:COMMAND or replay:PATH", ref, e.Name())}
+			Message: fmt.Sprintf("no agent %s in %s, which has no built-in agents; use %s", ref, e.Name(), others)}
 	}
 	return nil, &env.Error{Code: env.CodeAgentNotFound, Known: names,
-		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or exec:COMMAND, replay:PATH", ref, e.Name(), strings.Join(names, ", "))}
+		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or %s", ref, e.Name(), strings.Join(names, ", "), others)}
+}
+
+// references spells the kinds of reference r resolves besides built-in
+// agents: exec:COMMAND, replay:PATH and each scheme's SCHEME:ARG, sorted.
+func (r Resolver) references() string {
+	refs := []string{"exec:COMMAND", "replay:PATH"}
+	schemes := slices.Sorted(maps.Keys(r.Schemes))
+	for _, s := range schemes {
+		refs = append(refs, s+":ARG")
+	}
+	if len(refs) == 2 {
+		return refs[0] + " or " + refs[1]
+	}
+	return strings.Join(refs[:len(refs)-1], ", ") + " or " + refs[len(refs)-1]
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/inputschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -25,7 +26,7 @@ type compiled struct {
 func compileSchema(text []byte) (*jsonschema.Schema, error) {
 	v, _ := schemas.LoadOrStore(string(text), &compiled{})
 	c := v.(*compiled)
-	c.once.Do(func() { c.schema, c.err = env.CompileSchema(text) })
+	c.once.Do(func() { c.schema, c.err = inputschema.Compile(text) })
 	return c.schema, c.err
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/answer"
 )
 
 // toyState is a small world for the runner's tests: a list of counters.
@@ -80,7 +81,7 @@ func setToFive(final, initial *toyState, c env.VerifyContext) []env.CheckResult 
 	}
 	return []env.CheckResult{
 		env.Check("C-1 is 5", got == 5, "C-1 = "+strconv.Itoa(got)),
-		env.Optional("The agent said done", env.Names(c.AgentOutput, "done"), "output = "+c.AgentOutput),
+		env.Optional("The agent said done", answer.Names(c.AgentOutput, "done"), "output = "+c.AgentOutput),
 	}
 }
 

@@ -1,4 +1,4 @@
-package env
+package answer
 
 import (
 	"math"
@@ -259,10 +259,10 @@ func scaleAfter(r []rune, i *int) float64 {
 	return factor
 }
 
-// hedgeWords are the words that offer an alternative answer.
 // scaleWords are the words after a number that scale it: "5k", "2 million".
 var scaleWords = map[string]float64{"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "bn": 1e9, "b": 1e9, "billion": 1e9}
 
+// hedgeWords are the words that offer an alternative answer.
 var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "perhaps": true, "possibly": true, "probably": true, "alternatively": true}
 
 // Hedges reports whether text offers alternatives ("X or Y", "either",

@@ -25,4 +25,8 @@
 // does not pass unnoticed) and the verifier reported no error. A candidate
 // file cannot change the world before the script runs: what a candidate
 // needs must be reachable through the tools, as for an agent.
+//
+// The package stands on runner and env only: it grades verifiers, not
+// baselines, so it has no part in the oracle's byte gate, and an environment's
+// own tests can import it without the oracle.
 package verifiertest
