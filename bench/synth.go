@@ -95,7 +95,7 @@ func Tools() []env.Tool[State] {
 				}
 				return s.Entities[i], nil
 			})},
-		{Name: "set_status", Description: "Sets an entity's status.", InputSchema: statusSchema,
+		{Name: "set_status", Description: "Sets an entity's status.", InputSchema: statusSchema, Writes: []string{"entities"},
 			Run: env.Typed(func(_ context.Context, s *State, in statusIn) (any, error) {
 				i, err := find(s, in.ID)
 				if err != nil {

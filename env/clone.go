@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"unsafe"
 )
 
 // Clone returns a deep copy of *s that equals what a JSON round trip of *s
@@ -20,7 +21,7 @@ func Clone[S any](s *S) (*S, error) {
 	}
 	if copyable(reflect.TypeFor[S]()) {
 		out := new(S)
-		deepCopy(reflect.ValueOf(out).Elem(), reflect.ValueOf(s).Elem())
+		deepCopy(out, s)
 		return out, nil
 	}
 	data, err := json.Marshal(s)
@@ -94,8 +95,9 @@ func checkCopyable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false // interfaces, channels, functions, complex numbers
 }
 
-// flat reports whether a value of type t can be copied by assignment: it
-// holds no pointer, slice or map.
+// flat reports whether a value of type t is copied whole by assignment: it
+// holds no pointer, slice or map. Strings are flat: they are immutable, so
+// a copy may share their bytes.
 func flat(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
@@ -112,31 +114,38 @@ func flat(t reflect.Type) bool {
 	return true
 }
 
-// copier copies values of one type, with a copy function built on first
-// use: the walk over the type is done once, not on every copy.
+// A deep copy is made in two steps: an assignment of the whole value (one
+// typed memory copy, strings and numbers included), then a fix-up that
+// walks only the parts that are not flat and replaces, in place, each
+// pointer, slice and map by a copy of what it refers to. A slice of structs
+// is copied with one reflect.Copy of its backing array before its elements
+// are fixed up; no reflect.Value is made per element or per field.
+
+// copier fixes up values of one type, with a fix-up function built on
+// first use: the walk over the type is done once, not on every copy.
 type copier struct {
 	t    reflect.Type
 	once sync.Once
-	fn   copyFunc
+	fn   fixFunc // nil when t is flat
 }
 
-// copyFunc copies src into dst, a settable zero value of the same type.
-type copyFunc func(dst, src reflect.Value)
+// fixFunc replaces, in the value of the copier's type at p, every pointer,
+// slice and map by a deep copy of what it refers to. The value at p is an
+// assignment copy of another value, which it no longer shares anything
+// mutable with afterwards.
+type fixFunc func(p unsafe.Pointer)
 
-func (c *copier) copy(dst, src reflect.Value) {
-	c.once.Do(func() { c.fn = buildCopier(c.t) })
-	c.fn(dst, src)
+func (c *copier) fix(p unsafe.Pointer) {
+	c.once.Do(func() { c.fn = buildFix(c.t) })
+	if c.fn != nil {
+		c.fn(p)
+	}
 }
 
 var copiers sync.Map // reflect.Type → *copier
 
-// deepCopy copies src into dst, a settable zero value of the same copyable
-// type.
-func deepCopy(dst, src reflect.Value) { copierFor(src.Type()).copy(dst, src) }
-
-// copierFor returns the copier of t. Building a copier asks for the
-// copiers of its parts without building them, so a recursive type finds
-// its own.
+// copierFor returns the copier of t. Building a fix-up asks for the copiers
+// of its parts without building them, so a recursive type finds its own.
 func copierFor(t reflect.Type) *copier {
 	if c, ok := copiers.Load(t); ok {
 		return c.(*copier)
@@ -145,92 +154,304 @@ func copierFor(t reflect.Type) *copier {
 	return c.(*copier)
 }
 
-func buildCopier(t reflect.Type) copyFunc {
+// deepCopy sets *dst to a deep copy of *src; S is copyable.
+func deepCopy[S any](dst, src *S) {
+	*dst = *src
+	copierFor(reflect.TypeFor[S]()).fix(unsafe.Pointer(dst))
+}
+
+// noElements is where an empty slice that is not nil points.
+var noElements [0]uint64
+
+// sliceHeader is the memory layout of a slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+func buildFix(t reflect.Type) fixFunc {
 	if flat(t) {
-		return func(dst, src reflect.Value) { dst.Set(src) }
+		return nil
+	}
+	if sc := scalarOf(t); sc != nil {
+		return sc.fix(t.Kind() == reflect.Pointer)
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		elem := copierFor(t.Elem())
-		return func(dst, src reflect.Value) {
-			if src.IsNil() {
+		et := t.Elem()
+		elem := copierFor(et)
+		assign := assigner(et)
+		return func(p unsafe.Pointer) {
+			old := *(*unsafe.Pointer)(p)
+			if old == nil {
 				return
 			}
-			p := reflect.New(t.Elem())
-			elem.copy(p.Elem(), src.Elem())
-			dst.Set(p)
+			q := reflect.New(et).UnsafePointer()
+			assign(q, old)
+			elem.fix(q)
+			*(*unsafe.Pointer)(p) = q
 		}
 	case reflect.Slice:
-		if flat(t.Elem()) {
-			return func(dst, src reflect.Value) {
-				if src.IsNil() {
-					return
-				}
-				s := reflect.MakeSlice(t, src.Len(), src.Len())
-				reflect.Copy(s, src)
-				dst.Set(s)
-			}
-		}
-		elem := copierFor(t.Elem())
-		return func(dst, src reflect.Value) {
-			if src.IsNil() {
-				return
-			}
-			n := src.Len()
-			s := reflect.MakeSlice(t, n, n)
-			for i := range n {
-				elem.copy(s.Index(i), src.Index(i))
-			}
-			dst.Set(s)
-		}
+		return sliceFix(t)
 	case reflect.Array:
 		elem := copierFor(t.Elem())
-		return func(dst, src reflect.Value) {
-			for i := range src.Len() {
-				elem.copy(dst.Index(i), src.Index(i))
+		size, n := t.Elem().Size(), t.Len()
+		return func(p unsafe.Pointer) {
+			for i := range n {
+				elem.fix(unsafe.Add(p, uintptr(i)*size))
 			}
 		}
 	case reflect.Map:
-		flatElem := flat(t.Elem())
-		elem := copierFor(t.Elem())
-		return func(dst, src reflect.Value) {
-			if src.IsNil() {
+		kt, et := t.Key(), t.Elem()
+		elem := copierFor(et)
+		fixElems := !flat(et)
+		return func(p unsafe.Pointer) {
+			m := reflect.NewAt(t, p).Elem()
+			if m.IsNil() {
 				return
 			}
-			m := reflect.MakeMapWithSize(t, src.Len())
-			iter := src.MapRange()
+			out := reflect.MakeMapWithSize(t, m.Len())
+			k, v := reflect.New(kt).Elem(), reflect.New(et).Elem()
+			iter := m.MapRange()
 			for iter.Next() {
-				if flatElem {
-					m.SetMapIndex(iter.Key(), iter.Value())
-					continue
+				k.SetIterKey(iter)
+				v.SetIterValue(iter)
+				if fixElems {
+					elem.fix(v.Addr().UnsafePointer())
 				}
-				v := reflect.New(t.Elem()).Elem()
-				elem.copy(v, iter.Value())
-				m.SetMapIndex(iter.Key(), v)
+				out.SetMapIndex(k, v)
 			}
-			dst.Set(m)
+			m.Set(out)
 		}
 	case reflect.Struct:
 		type part struct {
-			i    int
-			flat bool
+			off  uintptr
 			copy *copier
 		}
-		parts := make([]part, t.NumField())
-		for i := range parts {
-			ft := t.Field(i).Type
-			parts[i] = part{i: i, flat: flat(ft), copy: copierFor(ft)}
+		var parts []part
+		for i := range t.NumField() {
+			if f := t.Field(i); !flat(f.Type) {
+				parts = append(parts, part{off: f.Offset, copy: copierFor(f.Type)})
+			}
 		}
-		return func(dst, src reflect.Value) {
-			dst.Set(src) // the flat fields at once
-			for _, p := range parts {
-				if !p.flat {
-					f := dst.Field(p.i)
-					f.SetZero()
-					p.copy.copy(f, src.Field(p.i))
+		return func(p unsafe.Pointer) {
+			for _, f := range parts {
+				f.copy.fix(unsafe.Add(p, f.off))
+			}
+		}
+	}
+	return nil // not reached for a copyable type
+}
+
+// assigner returns a function that assigns the value of type t at src to
+// the one at dst: a string or a value without pointers directly, anything
+// else through reflect, which keeps the garbage collector informed.
+func assigner(t reflect.Type) func(dst, src unsafe.Pointer) {
+	switch {
+	case t.Kind() == reflect.String:
+		return func(dst, src unsafe.Pointer) { *(*string)(dst) = *(*string)(src) }
+	case !hasPointers(t):
+		size := int(t.Size())
+		return func(dst, src unsafe.Pointer) {
+			copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+		}
+	}
+	return func(dst, src unsafe.Pointer) { reflect.NewAt(t, dst).Elem().Set(reflect.NewAt(t, src).Elem()) }
+}
+
+// hasPointers reports whether the memory of a value of type t holds a
+// pointer (strings, slices and maps included).
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.String,
+		reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return true
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sliceFix copies a slice's backing array with one typed copy, then fixes
+// up its elements. For a slice of structs, a field that is a slice of or a
+// pointer to a string, boolean or number is copied for every element at
+// once, into one new array (a batch); the other fields are fixed up element
+// by element.
+func sliceFix(t reflect.Type) fixFunc {
+	et := t.Elem()
+	size := et.Size()
+	type part struct {
+		off  uintptr
+		copy *copier
+	}
+	var batches []batchFunc
+	var each []part
+	switch {
+	case flat(et):
+	case et.Kind() == reflect.Struct:
+		for i := range et.NumField() {
+			f := et.Field(i)
+			if flat(f.Type) {
+				continue
+			}
+			if sc := scalarOf(f.Type); sc != nil {
+				batches = append(batches, sc.batch(f.Type.Kind() == reflect.Pointer, f.Offset, size))
+				continue
+			}
+			each = append(each, part{off: f.Offset, copy: copierFor(f.Type)})
+		}
+	default:
+		each = []part{{off: 0, copy: copierFor(et)}}
+	}
+	return func(p unsafe.Pointer) {
+		h := (*sliceHeader)(p)
+		if h.data == nil {
+			return
+		}
+		n := h.len
+		if n == 0 {
+			*h = sliceHeader{data: unsafe.Pointer(&noElements)} // empty, not nil
+			return
+		}
+		// the new slice's header lives on the stack: growing it from nil
+		// allocates its backing array and nothing else
+		var fresh sliceHeader
+		s := reflect.NewAt(t, unsafe.Pointer(&fresh)).Elem()
+		s.Grow(n)
+		s.SetLen(n)
+		reflect.Copy(s, reflect.NewAt(t, p).Elem())
+		for _, b := range batches {
+			b(fresh.data, n)
+		}
+		if len(each) > 0 {
+			for i := range n {
+				e := unsafe.Add(fresh.data, uintptr(i)*size)
+				for _, f := range each {
+					f.copy.fix(unsafe.Add(e, f.off))
+				}
+			}
+		}
+		*h = fresh
+	}
+}
+
+// batchFunc fixes up one field of each of the n structs of an array that
+// starts at base.
+type batchFunc func(base unsafe.Pointer, n int)
+
+// scalarCopier copies slices of and pointers to values of one scalar kind
+// without reflect.
+type scalarCopier interface {
+	fix(pointer bool) fixFunc
+	batch(pointer bool, off, size uintptr) batchFunc
+}
+
+// scalarOf returns the scalarCopier for t when t is a slice of, or a
+// pointer to, a string, boolean or number (whatever its type's name: the
+// memory layout is the kind's); nil otherwise.
+func scalarOf(t reflect.Type) scalarCopier {
+	if k := t.Kind(); k != reflect.Slice && k != reflect.Pointer {
+		return nil
+	}
+	switch t.Elem().Kind() {
+	case reflect.String:
+		return scalar[string]{}
+	case reflect.Bool:
+		return scalar[bool]{}
+	case reflect.Int:
+		return scalar[int]{}
+	case reflect.Int8:
+		return scalar[int8]{}
+	case reflect.Int16:
+		return scalar[int16]{}
+	case reflect.Int32:
+		return scalar[int32]{}
+	case reflect.Int64:
+		return scalar[int64]{}
+	case reflect.Uint:
+		return scalar[uint]{}
+	case reflect.Uint8:
+		return scalar[uint8]{}
+	case reflect.Uint16:
+		return scalar[uint16]{}
+	case reflect.Uint32:
+		return scalar[uint32]{}
+	case reflect.Uint64:
+		return scalar[uint64]{}
+	case reflect.Float32:
+		return scalar[float32]{}
+	case reflect.Float64:
+		return scalar[float64]{}
+	}
+	return nil
+}
+
+// scalar copies []T and *T.
+type scalar[T any] struct{}
+
+func (scalar[T]) fix(pointer bool) fixFunc {
+	if pointer {
+		return func(p unsafe.Pointer) {
+			if old := *(**T)(p); old != nil {
+				v := *old
+				*(**T)(p) = &v
+			}
+		}
+	}
+	return func(p unsafe.Pointer) {
+		if old := *(*[]T)(p); old != nil {
+			*(*[]T)(p) = append(make([]T, 0, len(old)), old...)
+		}
+	}
+}
+
+// batch copies the pointed-to values, or the slices' elements, of every
+// struct into one new array. Each copied slice is capped at its length, so
+// an append to it never reaches its neighbour's elements.
+func (scalar[T]) batch(pointer bool, off, size uintptr) batchFunc {
+	at := func(base unsafe.Pointer, i int) unsafe.Pointer { return unsafe.Add(base, uintptr(i)*size+off) }
+	if pointer {
+		return func(base unsafe.Pointer, n int) {
+			count := 0
+			for i := range n {
+				if *(**T)(at(base, i)) != nil {
+					count++
+				}
+			}
+			if count == 0 {
+				return
+			}
+			buf := make([]T, count)
+			j := 0
+			for i := range n {
+				if pp := (**T)(at(base, i)); *pp != nil {
+					buf[j] = **pp
+					*pp = &buf[j]
+					j++
 				}
 			}
 		}
 	}
-	return func(dst, src reflect.Value) { dst.Set(src) }
+	return func(base unsafe.Pointer, n int) {
+		total := 0
+		for i := range n {
+			total += len(*(*[]T)(at(base, i)))
+		}
+		buf := make([]T, total)
+		j := 0
+		for i := range n {
+			if sp := (*[]T)(at(base, i)); *sp != nil {
+				l := j + len(*sp)
+				copy(buf[j:l], *sp)
+				*sp = buf[j:l:l]
+				j = l
+			}
+		}
+	}
 }

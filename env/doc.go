@@ -4,7 +4,10 @@
 // tasks discovered from tasks/*.json, and verifiers that grade a rollout from
 // the final state, the initial state and the agent's output. Authors describe
 // an environment with a Definition; the runner, the oracle and the command
-// line see it through the Environment interface.
+// line see it through the Environment interface. Tools declare what they
+// write (Tool.ReadOnly, Tool.Writes), so that a call's rollback copies only
+// what the tool may change; Definition.CheckReadOnly checks the
+// declarations in an environment's tests.
 //
 // Verifiers return checks made with Check (required), Optional, Forbid
 // (forbidden effects) and Covered (observation coverage); Grade turns them into

@@ -50,14 +50,17 @@ type World interface {
 	// world keeps (and State and Verify see) the state from before that
 	// call, and it refuses further calls. Calls must not overlap.
 	Call(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error)
-	// State returns the current state as a JSON object.
+	// State returns the current state as a JSON object. The bytes may be
+	// kept and returned again until the next call: do not change them.
 	State() (json.RawMessage, error)
 	// Initial returns the state the rollout started from, as a JSON object.
 	Initial() json.RawMessage
 	// Verify grades the current state against the initial one with the
 	// task's verifier. A missing verifier, one that panics and one that
 	// returns no required check are errors; the checks it did return, if
-	// any, come back with the error.
+	// any, come back with the error. Verify ends the rollout: the verifier
+	// may receive the world's own states, so afterwards Call refuses every
+	// call and State returns the state as it was before Verify.
 	Verify(c VerifyContext) ([]CheckResult, error)
 }
 
@@ -89,9 +92,12 @@ type Definition[S any] struct {
 	// Candidates optionally holds candidates/<TASK>.json, the labelled
 	// rollouts that test the verifiers (see CandidateSource); nil means none.
 	Candidates fs.FS
-	// CheckReadOnly makes every call of a ReadOnly tool compare the state's
-	// JSON before and after the call: a tool that changed it fails with the
-	// tool error read_only_violated and the state is put back. It costs two
+	// CheckReadOnly checks what tools declare they write. Every call of a
+	// ReadOnly tool compares the state's JSON before and after the call: a
+	// tool that changed it fails with the tool error read_only_violated.
+	// Every call of a tool with Writes compares the JSON of each field it
+	// does not declare: one that changed fails with writes_violated. Either
+	// way the state is put back as it was before the call. It costs
 	// marshals of the whole state per call, so it is for tests.
 	CheckReadOnly bool
 }
@@ -107,7 +113,9 @@ func New[S any](d Definition[S]) (Environment, error) {
 	if d.TaskFiles == nil {
 		return nil, fmt.Errorf("environment %s: TaskFiles is nil", d.Name)
 	}
-	e := &environment[S]{def: d, tools: map[string]*Tool[S]{}, verifiers: map[string]*Verifier[S]{}}
+	st := reflect.TypeFor[S]()
+	e := &environment[S]{def: d, tools: map[string]*boundTool[S]{}, verifiers: map[string]*Verifier[S]{},
+		copyable: copyable(st), copy: copierFor(st), fields: stateFields(st)}
 	for i := range d.Tools {
 		t := &d.Tools[i]
 		if t.Name == "" || t.Run == nil {
@@ -124,7 +132,11 @@ func New[S any](d Definition[S]) (Environment, error) {
 		if err := json.Unmarshal([]byte(schema), &probe); err != nil {
 			return nil, fmt.Errorf("environment %s: tool %s: input schema is not a JSON object: %w", d.Name, t.Name, err)
 		}
-		e.tools[t.Name] = t
+		writes, err := declaredWrites(st, e.fields, t.Name, t.ReadOnly, t.Writes)
+		if err != nil {
+			return nil, fmt.Errorf("environment %s: %w", d.Name, err)
+		}
+		e.tools[t.Name] = &boundTool[S]{Tool: t, writes: writes}
 		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema), ReadOnly: t.ReadOnly})
 	}
 	for i := range d.Verifiers {
@@ -152,9 +164,14 @@ func New[S any](d Definition[S]) (Environment, error) {
 
 type environment[S any] struct {
 	def       Definition[S]
-	tools     map[string]*Tool[S]
+	tools     map[string]*boundTool[S]
 	specs     []ToolSpec
 	verifiers map[string]*Verifier[S]
+	// copyable says whether S is copied by copy (see Clone) rather than
+	// through JSON; fields are its top-level fields when it is a struct.
+	copyable bool
+	copy     *copier
+	fields   []stateField
 
 	tasksOnce sync.Once
 	tasks     []Task
@@ -232,10 +249,17 @@ func (e *environment[S]) Open(task Task) (World, error) {
 		limit = DefaultMaxOutputBytes
 	}
 	w := &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}
-	if copyable(reflect.TypeFor[S]()) {
-		// the pristine initial state, for the verifier, without decoding initial
+	if e.copyable {
+		// the pristine initial state, for the verifier, without decoding
+		// initial: it shares every field with the state until a tool is
+		// about to write it (see detach), except in the checked mode,
+		// where a tool that writes what it did not declare must not reach it
 		w.pristine = new(S)
-		deepCopy(reflect.ValueOf(w.pristine).Elem(), reflect.ValueOf(s).Elem())
+		if e.def.CheckReadOnly {
+			deepCopy(w.pristine, s)
+		} else {
+			*w.pristine = *s
+		}
 	}
 	return w, nil
 }

@@ -32,6 +32,19 @@ type Tool[S any] struct {
 	// of the state before a call. Definition.CheckReadOnly turns the
 	// declaration into a check, for the environment's tests.
 	ReadOnly bool
+	// Writes declares which top-level fields of the state (a struct), by
+	// their JSON names, Run may change, e.g. {"opportunities", "auditLog",
+	// "sequences"}: it must leave every other field as it was, the values
+	// they refer to included. Before each call the tool then gets fresh
+	// copies of those fields only, and a failed call is undone by putting
+	// the old ones back, so a call costs a copy of what it may write rather
+	// than of the whole state. nil (or empty) declares nothing: a copy of
+	// the whole state is taken before each call. Definition.CheckReadOnly
+	// turns the declaration into a check: a call that changes another field
+	// fails with the tool error writes_violated and is undone. A tool
+	// cannot be both ReadOnly and declare Writes; New rejects a name that is
+	// not a field of the state.
+	Writes []string
 }
 
 // Typed adapts a function taking a decoded input struct to Tool.Run. The

@@ -4,6 +4,12 @@ package env
 // state and the agent's output. It derives what should have happened from
 // initial, never from final, and looks things up by property rather than by
 // id where it can.
+//
+// Check reads final and initial; it should not change them. If it does,
+// neither the rollout's artifacts nor any other rollout see the change,
+// but the two states may share the parts no tool wrote (a field of the
+// state no write tool declared in its Writes, see Tool.Writes), so a change
+// to one may show in the other.
 type Verifier[S any] struct {
 	ID     string
 	TaskID string

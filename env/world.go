@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -16,15 +15,28 @@ type world[S any] struct {
 	task    Task
 	state   *S
 	initial json.RawMessage
-	// pristine is a typed copy of the initial state when S is copyable
-	// (see Clone); nil otherwise, and the verifier decodes initial.
+	// pristine is the initial state when S is copyable (see Clone); nil
+	// otherwise, and the verifier decodes initial. It shares with state
+	// every field no tool has been about to write (see detach).
 	pristine  *S
 	maxOutput int
+	// final is the JSON of the state, kept from State until the next call.
+	final json.RawMessage
+	// graded is set once the verifier has received the world's own states:
+	// from then on the world refuses calls and State returns final.
+	graded bool
 	// abandoned is the state from before a call whose tool did not return
 	// before the call's context ended. From then on the world serves that
 	// state and refuses calls: w.state is still in the stuck tool's hands
 	// and is never read again.
 	abandoned json.RawMessage
+}
+
+// boundTool is a tool with its Writes resolved to positions in the
+// environment's state fields (nil: it may write anywhere).
+type boundTool[S any] struct {
+	*Tool[S]
+	writes []int
 }
 
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
@@ -39,7 +51,14 @@ func (w *world[S]) State() (json.RawMessage, error) {
 	if w.abandoned != nil {
 		return w.abandoned, nil
 	}
-	return marshalState(w.state)
+	if w.final == nil {
+		data, err := marshalState(w.state)
+		if err != nil {
+			return nil, err
+		}
+		w.final = data
+	}
+	return w.final, nil
 }
 
 // Call runs the tool in its own goroutine and waits for it or for ctx. A
@@ -49,6 +68,9 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 	if w.abandoned != nil {
 		return nil, Errorf("world_abandoned", "a tool of this rollout never returned; no more tool calls are accepted")
 	}
+	if w.graded {
+		return nil, Errorf("rollout_ended", "the rollout has been graded; no more tool calls are accepted")
+	}
 	tool, ok := w.env.tools[name]
 	if !ok {
 		return nil, Errorf("tool_not_found", "Unknown tool %q.", name)
@@ -56,13 +78,10 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 	if err := context.Cause(ctx); err != nil {
 		return nil, Errorf("rollout_ended", "tool %s not run: %v", name, err)
 	}
-	// a read-only tool needs no snapshot, unless its declaration is checked
-	var snap snapshot[S]
-	check := tool.ReadOnly && w.env.def.CheckReadOnly
-	if !tool.ReadOnly || check {
-		if snap, err = w.snapshot(check); err != nil {
-			return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
-		}
+	w.final = nil
+	snap, err := w.snapshot(tool)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
 	}
 	type ret struct {
 		value any
@@ -91,8 +110,8 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		}
 	}
 	defer func() {
-		if check && err == nil {
-			err = w.checkUnchanged(name, snap)
+		if cerr := w.checkDeclaration(tool, snap); cerr != nil {
+			err = cerr
 		}
 		if err != nil && snap.taken() {
 			if rerr := w.restore(snap); rerr != nil {
@@ -114,27 +133,45 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 	return out, nil
 }
 
-// snapshot is the state before a tool call: a typed deep copy when S is
-// copyable, its JSON otherwise (and always when asJSON is set, for the
-// read-only check).
+// snapshot is the state before a tool call. For a copyable state it is a
+// shallow copy (typed): the tool writes on fresh copies of what it
+// declares it writes, so the copy still holds everything as it was. For
+// any other state it is the state's JSON. In the checked mode it is also
+// the JSON of the whole state (to undo any change) and of each field the
+// tool must not change (guarded). A read-only tool outside the checked mode
+// takes none.
 type snapshot[S any] struct {
-	typed *S
-	json  []byte
+	typed   *S
+	json    []byte
+	guarded [][]byte
 }
 
 func (s snapshot[S]) taken() bool { return s.typed != nil || s.json != nil }
 
-func (w *world[S]) snapshot(asJSON bool) (snapshot[S], error) {
-	if !asJSON && copyable(reflect.TypeFor[S]()) {
-		c := new(S)
-		deepCopy(reflect.ValueOf(c).Elem(), reflect.ValueOf(w.state).Elem())
-		return snapshot[S]{typed: c}, nil
+func (w *world[S]) snapshot(tool *boundTool[S]) (snap snapshot[S], err error) {
+	if w.env.def.CheckReadOnly {
+		if snap.json, err = json.Marshal(w.state); err != nil {
+			return snap, err
+		}
+		if tool.writes != nil {
+			if snap.guarded, err = w.guardedFields(tool.writes); err != nil {
+				return snap, err
+			}
+		}
 	}
-	data, err := json.Marshal(w.state)
-	if err != nil {
-		return snapshot[S]{}, err
+	if tool.ReadOnly {
+		return snap, nil
 	}
-	return snapshot[S]{json: data}, nil
+	if w.env.copyable {
+		snap.typed = new(S)
+		*snap.typed = *w.state
+		w.detach(tool.writes)
+		return snap, nil
+	}
+	if snap.json == nil {
+		snap.json, err = json.Marshal(w.state)
+	}
+	return snap, err
 }
 
 // abandonedState is the JSON of the state from before a call whose tool
@@ -156,22 +193,34 @@ func (w *world[S]) abandonedState(snap snapshot[S]) json.RawMessage {
 	return data
 }
 
-// checkUnchanged fails a read-only tool that changed the state.
-func (w *world[S]) checkUnchanged(name string, before snapshot[S]) error {
-	after, err := json.Marshal(w.state)
-	if err != nil {
-		return fmt.Errorf("state after read-only tool %s: %w", name, err)
-	}
-	if !bytes.Equal(before.json, after) {
-		return Errorf("read_only_violated", "tool %s is declared ReadOnly but changed the state; remove ReadOnly from the tool or stop it writing", name)
+// checkDeclaration, in the checked mode, fails a read-only tool that
+// changed the state and a tool that changed a field its Writes does not
+// declare, whether the call succeeded or not.
+func (w *world[S]) checkDeclaration(tool *boundTool[S], before snapshot[S]) error {
+	switch {
+	case !w.env.def.CheckReadOnly:
+		return nil
+	case tool.ReadOnly:
+		after, err := json.Marshal(w.state)
+		if err != nil {
+			return fmt.Errorf("state after read-only tool %s: %w", tool.Name, err)
+		}
+		if !bytes.Equal(before.json, after) {
+			return Errorf("read_only_violated", "tool %s is declared ReadOnly but changed the state; remove ReadOnly from the tool or stop it writing", tool.Name)
+		}
+	case tool.writes != nil:
+		return w.checkWrites(tool.Name, before.guarded)
 	}
 	return nil
 }
 
-// restore replaces the state's value with the snapshot; tools hold the
-// pointer, so they see the restored state.
+// restore puts the state from before the call back; tools hold the
+// pointer, so they see the restored state. The JSON, when there is one, is
+// the whole truth (in the checked mode a tool may have changed what it
+// did not declare); otherwise the shallow copy holds every field as it was,
+// since the tool wrote only on copies.
 func (w *world[S]) restore(snap snapshot[S]) error {
-	if snap.typed != nil {
+	if snap.json == nil {
 		*w.state = *snap.typed
 		return nil
 	}
@@ -205,19 +254,22 @@ func (w *world[S]) Verify(c VerifyContext) (checks []CheckResult, err error) {
 	return checks, nil
 }
 
-// verifierStates returns copies of the final and initial states for the
-// verifier, which may change them: typed deep copies when S is copyable,
-// JSON round trips otherwise.
+// verifierStates returns the final and initial states for the verifier,
+// which may change them. The first time, when S is copyable, they are the
+// world's own state and its pristine initial state, without a copy: the
+// JSON of both is taken first (Initial, State), and from then on the world
+// refuses calls and State and Initial return that JSON, so what the
+// verifier does to them reaches no artifact. The pristine state is the
+// environment's NewState of this rollout alone, so it reaches no other
+// rollout either. Any other time they are decoded from that JSON.
 func (w *world[S]) verifierStates() (final, initial *S, err error) {
-	if w.pristine != nil && w.abandoned == nil {
-		final, initial = new(S), new(S)
-		deepCopy(reflect.ValueOf(final).Elem(), reflect.ValueOf(w.state).Elem())
-		deepCopy(reflect.ValueOf(initial).Elem(), reflect.ValueOf(w.pristine).Elem())
-		return final, initial, nil
-	}
 	finalJSON, err := w.State()
 	if err != nil {
 		return nil, nil, err
+	}
+	if w.pristine != nil && w.abandoned == nil && !w.graded {
+		w.graded = true
+		return w.state, w.pristine, nil
 	}
 	final, initial = new(S), new(S)
 	if err := json.Unmarshal(finalJSON, final); err != nil {
