@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -218,56 +217,6 @@ func fixFor(err error) string {
 // in the store (the store's folder included) is an error naming it.
 func (s *Store) List() ([]Key, error) {
 	return s.listKeys("baselines", taskOf)
-}
-
-// listKeys walks the store's layout and returns, sorted, the keys of the
-// files whose names task turns into a task; what names them in errors.
-func (s *Store) listKeys(what string, task func(name string) (string, bool)) ([]Key, error) {
-	seen := map[Key]bool{}
-	root := s.Root
-	if err := s.checkPath(root); err != nil {
-		return nil, err
-	}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == root {
-				return filepath.SkipDir
-			}
-			return err
-		}
-		if err := safeio.CheckEntry(path, d.Type()); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if d.IsDir() {
-			if len(parts) > 2 {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if len(parts) != 3 {
-			return nil
-		}
-		t, ok := task(parts[2])
-		if !ok {
-			return nil
-		}
-		k := Key{parts[0], parts[1], t}
-		if k.Check() == nil {
-			seen[k] = true
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("list %s in %s: %w", what, root, err)
-	}
-	keys := make([]Key, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, Key.Compare)
-	return keys, nil
 }
 
 // taskOf returns the task of a baseline file name (<TASK>.<file of Files>).

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -138,9 +139,9 @@ func caseCounts(small ...int) []int {
 	return small
 }
 
-func synthCases(b *testing.B, n int) []oracle.Case {
+func synthCases(b *testing.B, e env.Environment, n int) []oracle.Case {
 	b.Helper()
-	cases, err := oracle.Cases([]env.Environment{synth(b, n, 100)}, oracle.Selection{})
+	cases, err := oracle.Cases([]env.Environment{e}, oracle.Selection{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -194,32 +195,53 @@ func peakHeap() (stop func() float64) {
 }
 
 // BenchmarkCheck is `oracle check` of unchanged synthetic cases (two runs
-// each, one job per CPU), with the peak live heap it reached.
+// each, one job per CPU), as the command runs it with its text report:
+// cases made as they are needed, each compared as its runs end and kept
+// only when the report lists it. peak-heap-MiB is the peak live heap
+// during the check, env-heap-MiB the live heap before it: the environment
+// (its parsed tasks and its task files) and the benchmark's own.
 func BenchmarkCheck(b *testing.B) {
 	for _, n := range caseCounts(1000, 10_000) {
 		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
 			store := &baseline.Store{Root: b.TempDir()}
-			cases := synthCases(b, n)
-			record(b, store, cases)
-			runtime.GC()
+			e := synth(b, n, 100)
+			record(b, store, synthCases(b, e, n))
+			envHeap := liveHeap()
 			b.ReportAllocs()
 			b.ResetTimer()
 			defer measureCPU(b)()
 			peak := 0.0
 			for b.Loop() {
 				stop := peakHeap()
-				res, err := oracle.Check(context.Background(), store, cases, oracle.Selection{}, options())
+				cases, err := oracle.StreamCases([]env.Environment{e}, oracle.Selection{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var text bytes.Buffer
+				rep, err := oracle.CheckEach(context.Background(), store, cases, oracle.Selection{}, options(), func(cr *oracle.CaseReport, _ *oracle.Kept) error {
+					render.TextCase(&text, cr, render.TextOptions{})
+					return nil
+				})
 				peak = max(peak, stop())
 				if err != nil {
 					b.Fatal(err)
 				}
-				if s := res.Report.Summary; s.Unchanged != s.Total {
-					b.Fatalf("check: %+v", res.Report.Summary)
+				if s := rep.Summary; s.Unchanged != s.Total || s.Total != n || text.Len() != 0 {
+					b.Fatalf("check: %+v\n%s", rep.Summary, text.String())
 				}
 			}
 			b.ReportMetric(peak, "peak-heap-MiB")
+			b.ReportMetric(envHeap, "env-heap-MiB")
 		})
 	}
+}
+
+// liveHeap returns the live heap in MiB after a garbage collection.
+func liveHeap() float64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	return float64(sample[0].Value.Uint64()) / (1 << 20)
 }
 
 // BenchmarkRecord is `oracle record` of fresh synthetic cases into an empty
@@ -227,7 +249,7 @@ func BenchmarkCheck(b *testing.B) {
 func BenchmarkRecord(b *testing.B) {
 	for _, n := range caseCounts(1000, 10_000) {
 		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
-			cases := synthCases(b, n)
+			cases := synthCases(b, synth(b, n, 100), n)
 			b.ReportAllocs()
 			defer measureCPU(b)()
 			for b.Loop() {
@@ -250,7 +272,7 @@ func BenchmarkRecord(b *testing.B) {
 func BenchmarkCompare(b *testing.B) {
 	const n = 1000
 	store := &baseline.Store{Root: b.TempDir()}
-	cases := synthCases(b, n)
+	cases := synthCases(b, synth(b, n, 100), n)
 	record(b, store, cases)
 	fresh := make([]baseline.Entry, n)
 	for i, c := range cases {

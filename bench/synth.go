@@ -6,9 +6,7 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"testing/fstest"
 
 	"github.com/agent-oracle/oracle/env"
 )
@@ -127,21 +125,11 @@ var Solver = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, er
 // entities (at least one).
 func Environment(tasks, entities int) (env.Environment, error) {
 	entities = max(entities, 1)
-	files := fstest.MapFS{}
-	for i := range tasks {
-		id := fmt.Sprintf("TASK-%06d", i+1)
-		t, err := json.Marshal(env.Task{ID: id, Title: "Win " + EntityID(i%entities),
-			Instruction: "Win entity " + EntityID(i%entities), VerifierID: "VER-001"})
-		if err != nil {
-			return nil, err
-		}
-		files["tasks/"+id+".json"] = &fstest.MapFile{Data: t}
-	}
 	seed := &State{Now: "2026-03-16T09:00:00Z", Entities: Entities(entities)}
 	return env.New(env.Definition[State]{
 		Name:        "synth",
 		Description: "A synthetic world for benchmarks.",
-		TaskFiles:   files,
+		TaskFiles:   taskFS{tasks: tasks, entities: entities},
 		NewState:    func(env.Task) (*State, error) { return env.Clone(seed) },
 		Tools:       Tools(),
 		Verifiers: []env.Verifier[State]{{ID: "VER-001", TaskID: "TASK-000001", Name: "the entity is won",

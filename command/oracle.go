@@ -176,6 +176,9 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
+				if format == "text" && !c.IsSet("report-dir") && !c.Bool("pending") {
+					return checkText(c, store, selected, sel, opts)
+				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
 				}
@@ -207,6 +210,47 @@ func checkCommand(envs Environments) *cli.Command {
 	}
 }
 
+// checkText checks the selected cases and prints the text report, keeping
+// of each case only what the report lists: the cases that need attention
+// (every case with --verbose), not the whole report. Its output is
+// writeReport's for the text format.
+func checkText(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	var buf bytes.Buffer
+	o := textOptions(c, c.App.Writer)
+	listed, code := false, ExitOK
+	var errs []string
+	rep, err := oracle.CheckEach(c.Context, store, oracle.StreamOf(selected.Cases), sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
+		listed = render.TextCase(&buf, cr, o) || listed
+		code = max(code, checkExits[cr.Status])
+		if cr.Status == oracle.StatusError {
+			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, named(c, cr.Error)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rep.Oracle, rep.Selection.Cases = Version, selected.Total
+	for _, e := range errs {
+		io.WriteString(c.App.ErrWriter, e)
+	}
+	if err := render.TextSummary(&buf, rep, o, listed); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(c.App.Writer, named(c, buf.String())); err != nil {
+		return err
+	}
+	if code != ExitOK {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// textOptions are the options of the text report written to w.
+func textOptions(c *cli.Context, w io.Writer) render.TextOptions {
+	return render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)}
+}
+
 func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) error {
 	switch format {
 	case "json":
@@ -224,7 +268,7 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 	case "html":
 		err = render.HTML(&buf, r, reportCommands(c))
 	default:
-		err = render.Text(&buf, r, render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)})
+		err = render.Text(&buf, r, textOptions(c, w))
 	}
 	if err != nil {
 		return err

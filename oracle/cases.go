@@ -126,6 +126,51 @@ func Cases(envs []env.Environment, sel Selection) ([]Case, error) {
 	return cases, nil
 }
 
+// StreamCases is Cases made one at a time: every environment × the agents
+// it declares for regression × its tasks, in key order, without a list of
+// the cases.
+func StreamCases(envs []env.Environment, sel Selection) (CaseStream, error) {
+	if err := sel.Validate(); err != nil {
+		return CaseStream{}, err
+	}
+	envs = slices.Clone(envs)
+	slices.SortStableFunc(envs, func(a, b env.Environment) int { return strings.Compare(a.Name(), b.Name()) })
+	n := 0
+	for _, e := range envs {
+		tasks, err := e.Tasks()
+		if err != nil {
+			return CaseStream{}, err
+		}
+		for _, agent := range e.RegressionAgents() {
+			for _, t := range tasks {
+				if sel.Selects(baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}) {
+					n++
+				}
+			}
+		}
+	}
+	all := func(yield func(Case) bool) {
+		for _, e := range envs {
+			tasks, _ := e.Tasks() // loaded once by the environment, checked above
+			byID := func(a, b env.Task) int { return strings.Compare(a.ID, b.ID) }
+			if !slices.IsSortedFunc(tasks, byID) {
+				tasks = slices.Clone(tasks)
+				slices.SortFunc(tasks, byID)
+			}
+			agents := slices.Sorted(slices.Values(e.RegressionAgents()))
+			for _, agent := range agents {
+				for _, t := range tasks {
+					k := baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}
+					if sel.Selects(k) && !yield(Case{Key: k, Env: e, Task: t, AgentRef: agent}) {
+						return
+					}
+				}
+			}
+		}
+	}
+	return CaseStream{Len: n, All: all}, nil
+}
+
 // SortCases sorts cases by key.
 func SortCases(cases []Case) {
 	slices.SortFunc(cases, func(a, b Case) int { return a.Key.Compare(b.Key) })

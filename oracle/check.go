@@ -3,7 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
-	"sync"
+	"iter"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -20,48 +20,103 @@ type CheckResult struct {
 	Traces map[baseline.Key][]byte
 }
 
-// Check re-runs cases and compares them with the store. It never writes to
-// the store. Baselines that sel selects but no case has are obsolete. Each
-// case is compared as soon as its runs are over, by the worker that ran it,
-// and only its report entry is kept (with its fresh artifacts when it does
-// not match), so memory does not grow with the runs of the unchanged cases.
+// Check re-runs cases and compares them with the store, as CheckEach does,
+// and returns the whole report with the fresh artifacts of the cases that
+// did not match.
 func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
-	res := &CheckResult{Report: newReport(sel, len(cases)), Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
-	reports := make([]*CaseReport, len(cases))
-	var mu sync.Mutex // guards res.Fresh and res.Traces
-	eachCase(ctx, cases, opts, true, func(i int, run caseRun) {
-		c, fresh := cases[i], run.fresh
-		cr, keep := compareCase(store, c, fresh, run.err)
-		cr.Elapsed = run.elapsed
-		reports[i] = cr
-		if keep != keepNothing {
-			mu.Lock()
-			res.Fresh[c.Key] = fresh.Entry
-			if keep == keepTrace {
-				res.Traces[c.Key] = fresh.Outcome.Artifacts.Trace
+	res := &CheckResult{Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
+	var list []*CaseReport
+	rep, err := CheckEach(ctx, store, StreamOf(cases), sel, opts, func(cr *CaseReport, kept *Kept) error {
+		list = append(list, cr)
+		if kept != nil {
+			k := cr.Key()
+			res.Fresh[k] = kept.Entry
+			if kept.Traced {
+				res.Traces[k] = kept.Trace
 			}
-			mu.Unlock()
 		}
+		return nil
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, context.Cause(ctx)
-	}
-	known := make(map[baseline.Key]bool, len(cases))
-	for i, c := range cases {
-		known[c.Key] = true
-		res.Report.Cases = append(res.Report.Cases, reports[i])
-	}
-	obsolete, err := obsoleteKeys(store, known, sel)
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range obsolete {
-		cr := newCaseReport(k)
-		cr.Status = StatusObsolete
-		res.Report.Cases = append(res.Report.Cases, cr)
-	}
-	res.Report.finish()
+	rep.Cases = append(rep.Cases, list...)
+	res.Report = rep
 	return res, nil
+}
+
+// Kept is what a check keeps of the fresh runs of a case that did not
+// match its baseline, for --report-dir and --pending.
+type Kept struct {
+	Entry baseline.Entry // the fresh artifacts
+	// Trace is the first run's trace.jsonl, when Traced.
+	Trace  []byte
+	Traced bool
+}
+
+// CheckEach re-runs cases and compares them with the store. It never
+// writes to the store. Baselines that sel selects but no case has are
+// obsolete. Each case is compared as soon as its runs are over, by the
+// worker that ran it, and each gets its report entry, in key order with the
+// obsolete baselines in their place, as soon as the cases before it are
+// done; kept holds the fresh artifacts of a case that did not match, and is
+// nil for the others. Nothing else of a case is kept, so memory does not
+// grow with the cases: what grows is what each keeps. The report returned
+// has no cases, only what it is a report of and its summary. The first
+// error of each stops the check and is returned.
+func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options, each func(cr *CaseReport, kept *Kept) error) (*Report, error) {
+	rep := newReport(sel, cases.Len)
+	obsolete, err := obsoleteKeys(store, cases, sel)
+	if err != nil {
+		return nil, err
+	}
+	var sum Summary
+	// obsoleteBefore hands on the obsolete keys before k (all of them when
+	// k is nil)
+	obsoleteBefore := func(k *baseline.Key) error {
+		for ; len(obsolete) > 0 && (k == nil || obsolete[0].Compare(*k) < 0); obsolete = obsolete[1:] {
+			cr := newCaseReport(obsolete[0])
+			cr.Status = StatusObsolete
+			sum.add(cr)
+			if err := each(cr, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	type compared struct {
+		cr   *CaseReport
+		kept *Kept
+	}
+	err = eachCase(ctx, cases, opts, true, func(c Case, run caseRun) compared {
+		cr, keep := compareCase(store, c, run.fresh, run.err)
+		cr.Elapsed = run.elapsed
+		out := compared{cr: cr}
+		if keep != keepNothing {
+			out.kept = &Kept{Entry: run.fresh.Entry}
+			if keep == keepTrace {
+				out.kept.Trace, out.kept.Traced = run.fresh.Outcome.Artifacts.Trace, true
+			}
+		}
+		return out
+	}, func(c Case, r compared) error {
+		if err := obsoleteBefore(&c.Key); err != nil {
+			return err
+		}
+		sum.add(r.cr)
+		return each(r.cr, r.kept)
+	})
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	if err == nil {
+		err = obsoleteBefore(nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Summary = sum
+	return rep, nil
 }
 
 // What a check keeps of a case's fresh runs.
@@ -154,15 +209,22 @@ func flip(old, fresh env.Verdict) Label {
 	return ""
 }
 
-// obsoleteKeys lists the baselines that sel selects but no case has.
-func obsoleteKeys(store *baseline.Store, known map[baseline.Key]bool, sel Selection) ([]baseline.Key, error) {
-	keys, err := store.List()
-	if err != nil {
-		return nil, err
-	}
+// obsoleteKeys lists the baselines that sel selects but no case has,
+// walking the store's keys beside the cases, both in key order, so that
+// it holds no list of either.
+func obsoleteKeys(store *baseline.Store, cases CaseStream, sel Selection) ([]baseline.Key, error) {
+	next, stop := iter.Pull(cases.All)
+	defer stop()
+	c, more := next()
 	var out []baseline.Key
-	for _, k := range keys {
-		if !known[k] && sel.Selects(k) {
+	for k, err := range store.Keys() {
+		if err != nil {
+			return nil, err
+		}
+		for more && c.Key.Compare(k) < 0 {
+			c, more = next()
+		}
+		if !(more && c.Key == k) && sel.Selects(k) {
 			out = append(out, k)
 		}
 	}

@@ -3,7 +3,10 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"iter"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -131,45 +134,96 @@ type caseRun struct {
 	elapsed time.Duration // the case's runs, wall clock
 }
 
-// eachCase runs the cases with opts.Jobs workers and hands each case's
-// outcome to done as soon as its runs are over, on the worker's goroutine:
-// at most opts.Jobs cases are in flight, and what done does not keep is
-// garbage at once. A case not started when ctx ends gets ctx's cause.
-func eachCase(ctx context.Context, cases []Case, opts Options, keepTrace bool, done func(i int, r caseRun)) {
+// CaseStream is a number of cases made one at a time, in key order, so
+// that a check or a record holds only the cases in flight.
+type CaseStream struct {
+	// Len is how many cases All yields.
+	Len int
+	// All yields the cases sorted by key; it may be called more than once.
+	All iter.Seq[Case]
+}
+
+// StreamOf returns a stream of cases, sorted by key (a sorted slice is used
+// as it is, another is sorted in a copy).
+func StreamOf(cases []Case) CaseStream {
+	if !slices.IsSortedFunc(cases, func(a, b Case) int { return a.Key.Compare(b.Key) }) {
+		cases = slices.Clone(cases)
+		SortCases(cases)
+	}
+	return CaseStream{Len: len(cases), All: slices.Values(cases)}
+}
+
+// inFlight is how many cases, per job, may be between being started and
+// being handed on in order: a slow case holds back at most that many
+// finished ones.
+const inFlight = 4
+
+// eachCase runs the cases with opts.Jobs workers. As each case's runs end,
+// work turns them into what the caller keeps of the case, on the worker's
+// goroutine (the rest is garbage at once); emit then gets what work made,
+// one case at a time in the cases' order, on the caller's goroutine. At
+// most inFlight × opts.Jobs cases are between being started and being
+// emitted. A case not started when ctx ends gets ctx's cause; the first
+// error of emit stops the cases not yet started, and is returned.
+func eachCase[T any](ctx context.Context, cases CaseStream, opts Options, keepTrace bool, work func(c Case, r caseRun) T, emit func(c Case, t T) error) error {
 	jobs := max(opts.Jobs, 1)
+	type job struct {
+		c   Case
+		out chan T
+	}
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		finished int
+		stopped  atomic.Bool // emit failed: start no more cases
 	)
-	next := make(chan int)
-	for w := 0; w < min(jobs, len(cases)); w++ {
+	next := make(chan job)
+	order := make(chan job, inFlight*jobs)
+	for w := 0; w < min(jobs, max(cases.Len, 1)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for j := range next {
 				start := time.Now()
-				f, err := runCase(ctx, cases[i], opts, keepTrace)
-				done(i, caseRun{f, err, time.Since(start)})
+				f, err := runCase(ctx, j.c, opts, keepTrace)
+				j.out <- work(j.c, caseRun{f, err, time.Since(start)})
 				if opts.Progress != nil {
 					mu.Lock()
 					finished++
-					opts.Progress.Done(finished, len(cases), cases[i].Key)
+					opts.Progress.Done(finished, cases.Len, j.c.Key)
 					mu.Unlock()
 				}
 			}
 		}()
 	}
-	for i := range cases {
-		if ctx.Err() != nil {
-			done(i, caseRun{err: context.Cause(ctx)})
-			continue
+	go func() {
+		defer close(order)
+		defer close(next)
+		for c := range cases.All {
+			if stopped.Load() {
+				return
+			}
+			j := job{c, make(chan T, 1)}
+			order <- j
+			if ctx.Err() != nil {
+				j.out <- work(c, caseRun{err: context.Cause(ctx)})
+				continue
+			}
+			next <- j
 		}
-		next <- i
+	}()
+	var err error
+	for j := range order {
+		t := <-j.out
+		if err == nil {
+			if err = emit(j.c, t); err != nil {
+				stopped.Store(true)
+			}
+		}
 	}
-	close(next)
 	wg.Wait()
-	if opts.Progress != nil && len(cases) > 0 {
+	if opts.Progress != nil && cases.Len > 0 {
 		opts.Progress.End()
 	}
+	return err
 }

@@ -3,7 +3,6 @@ package oracle
 import (
 	"context"
 	"strings"
-	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -77,43 +76,53 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	}
 	defer unlock()
 
-	// keep only what freezing needs of each case: its report line and entry
-	rep := &RecordReport{Cases: make([]RecordedCase, len(cases))}
-	entries := make([]baseline.Entry, len(cases))
-	var failed atomic.Bool
-	eachCase(ctx, cases, opts.Options, false, func(i int, run caseRun) {
-		rc := RecordedCase{Case: cases[i].Key.String()}
+	// keep only what freezing needs of each case: its key, report line and
+	// entry
+	type recorded struct {
+		key   baseline.Key
+		rc    RecordedCase
+		entry baseline.Entry
+	}
+	done := make([]recorded, 0, len(cases))
+	failed := false
+	eachCase(ctx, StreamOf(cases), opts.Options, false, func(c Case, run caseRun) recorded {
+		r := recorded{key: c.Key, rc: RecordedCase{Case: c.Key.String()}}
 		switch {
 		case run.err != nil:
-			rc.Status, rc.Error = RecordError, run.err.Error()
-			failed.Store(true)
+			r.rc.Status, r.rc.Error = RecordError, run.err.Error()
 		case run.fresh.Divergence != nil:
-			rc.Status, rc.Divergence = RecordRefused, run.fresh.Divergence
-			rc.Verdict = run.fresh.Outcome.Result.Verdict
+			r.rc.Status, r.rc.Divergence = RecordRefused, run.fresh.Divergence
+			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
 		default:
-			rc.Status = RecordNotWritten // until it is written or kept
-			rc.Verdict = run.fresh.Outcome.Result.Verdict
-			entries[i] = run.fresh.Entry
+			r.rc.Status = RecordNotWritten // until it is written or kept
+			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
+			r.entry = run.fresh.Entry
 		}
-		rep.Cases[i] = rc
+		return r
+	}, func(_ Case, r recorded) error {
+		failed = failed || r.rc.Status == RecordError
+		done = append(done, r)
+		return nil
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, context.Cause(ctx)
 	}
-	if failed.Load() {
+	rep := &RecordReport{Cases: make([]RecordedCase, len(done))}
+	for i, r := range done {
+		rep.Cases[i] = r.rc
+	}
+	if failed {
 		return rep, nil // nothing is written when a case failed to run
 	}
-	known := map[baseline.Key]bool{}
 	var writes []baseline.Keyed
 	var at []int // the case of each write
-	for i, c := range cases {
-		known[c.Key] = true
-		if rep.Cases[i].Status != RecordRefused {
-			writes = append(writes, baseline.Keyed{Key: c.Key, Entry: entries[i]})
+	for i, r := range done {
+		if r.rc.Status != RecordRefused {
+			writes = append(writes, baseline.Keyed{Key: r.key, Entry: r.entry})
 			at = append(at, i)
 		}
 	}
-	entries = nil
+	done = nil
 	results, stopped, err := store.WriteAll(writes, writeJobs)
 	for w, i := range at {
 		rc := &rep.Cases[i]
@@ -139,7 +148,7 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	case err != nil:
 		return rep, err
 	}
-	obsolete, err := obsoleteKeys(store, known, sel)
+	obsolete, err := obsoleteKeys(store, StreamOf(cases), sel)
 	if err != nil {
 		return rep, err
 	}

@@ -116,33 +116,39 @@ type Report struct {
 // finish sorts the cases and computes the summary.
 func (r *Report) finish() {
 	slices.SortFunc(r.Cases, func(a, b *CaseReport) int { return a.Key().Compare(b.Key()) })
-	s := Summary{Total: len(r.Cases)}
+	s := Summary{}
 	for _, c := range r.Cases {
-		switch c.Status {
-		case StatusUnchanged:
-			s.Unchanged++
-		case StatusChanged:
-			s.Changed++
-		case StatusMissing:
-			s.Missing++
-		case StatusObsolete:
-			s.Obsolete++
-		case StatusNondeterministic:
-			s.Nondeterministic++
-		case StatusError:
-			s.Error++
-		}
-		switch c.Label {
-		case LabelRegression:
-			s.Regressions++
-		case LabelImprovement:
-			s.Improvements++
-		}
-		if len(c.Violations) > 0 {
-			s.Violations++
-		}
+		s.add(c)
 	}
 	r.Summary = s
+}
+
+// add counts the case c.
+func (s *Summary) add(c *CaseReport) {
+	s.Total++
+	switch c.Status {
+	case StatusUnchanged:
+		s.Unchanged++
+	case StatusChanged:
+		s.Changed++
+	case StatusMissing:
+		s.Missing++
+	case StatusObsolete:
+		s.Obsolete++
+	case StatusNondeterministic:
+		s.Nondeterministic++
+	case StatusError:
+		s.Error++
+	}
+	switch c.Label {
+	case LabelRegression:
+		s.Regressions++
+	case LabelImprovement:
+		s.Improvements++
+	}
+	if len(c.Violations) > 0 {
+		s.Violations++
+	}
 }
 
 // resultFacts is what a case line says of a result.json.

@@ -1,9 +1,14 @@
 package oracle
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,5 +48,121 @@ func TestCheckReportsInCaseOrder(t *testing.T) {
 		if c.Status == StatusChanged && (res.Fresh[k].Result == nil || len(res.Traces[k]) == 0) {
 			t.Errorf("%s changed without its fresh artifacts and trace", c.Case)
 		}
+	}
+}
+
+// renamed is an environment under another name.
+type renamed struct {
+	env.Environment
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// A stream of cases holds the cases Cases lists, in the same order,
+// whatever the order of the environments, for every selection.
+func TestStreamCasesAreCases(t *testing.T) {
+	l := newLedger(t, ledgerOpts{tasks: 12})
+	envs := []env.Environment{renamed{l, "zeta"}, l, renamed{l, "alpha"}}
+	for _, sel := range []Selection{
+		{},
+		{Tasks: []string{"TASK-00[2-7]"}},
+		{Envs: []string{"zeta", "alpha"}, Shard: Shard{Index: 2, Count: 3}},
+		{Agents: []string{"nobody"}},
+	} {
+		want, err := Cases(envs, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stream, err := StreamCases(envs, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // a stream can be walked again
+			got := slices.Collect(stream.All)
+			key := func(c Case) string { return c.Key.String() + " " + c.AgentRef + " " + c.Task.ID + " " + c.Env.Name() }
+			if diff := cmp.Diff(mapList(want, key), mapList(got, key)); diff != "" {
+				t.Errorf("%+v (-Cases +StreamCases):\n%s", sel, diff)
+			}
+			if stream.Len != len(want) {
+				t.Errorf("%+v: Len %d, %d cases", sel, stream.Len, len(want))
+			}
+		}
+	}
+	if _, err := StreamCases(envs, Selection{Tasks: []string{"["}}); err == nil {
+		t.Error("a bad pattern was accepted")
+	}
+}
+
+func mapList[T any](list []T, f func(T) string) []string {
+	out := []string{}
+	for _, x := range list {
+		out = append(out, f(x))
+	}
+	return out
+}
+
+// CheckEach hands on every case and every obsolete baseline in key order,
+// the obsolete ones in their place among the cases, counts them in the
+// summary as Check does, and stops at the first error of its callback.
+func TestCheckEachInKeyOrder(t *testing.T) {
+	store := &baseline.Store{Root: t.TempDir()}
+	e := newLedger(t, ledgerOpts{tasks: 12})
+	record(t, store, e)
+	for _, k := range []baseline.Key{{Env: "aaa", Agent: "solver", Task: "T"}, {Env: "ledger", Agent: "solver", Task: "TASK-0055"},
+		{Env: "ledger", Agent: "solver", Task: "TASK-999"}, {Env: "ledger", Agent: "a", Task: "TASK-001"}, {Env: "zzz", Agent: "solver", Task: "T"}} {
+		if _, err := store.Write(k, baseline.Entry{Result: []byte("{}\n")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stream, err := StreamCases([]env.Environment{e}, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	rep, err := CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 3}, func(cr *CaseReport, kept *Kept) error {
+		got = append(got, cr.Case+" "+string(cr.Status))
+		if kept != nil {
+			t.Errorf("%s kept its fresh artifacts", cr.Case)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"aaa/solver/T obsolete", "ledger/a/TASK-001 obsolete"}
+	for i := 1; i <= 12; i++ {
+		want = append(want, fmt.Sprintf("ledger/solver/TASK-%03d unchanged", i))
+		if i == 5 {
+			want = append(want, "ledger/solver/TASK-0055 obsolete")
+		}
+	}
+	want = append(want, "ledger/solver/TASK-999 obsolete", "zzz/solver/T obsolete")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	whole := check(t, store, e)
+	if diff := cmp.Diff(whole.Report.Summary, rep.Summary); diff != "" {
+		t.Errorf("summary (-Check +CheckEach):\n%s", diff)
+	}
+	if len(rep.Cases) != 0 || rep.Selection.Cases != 12 {
+		t.Errorf("CheckEach's report holds %d cases, selection of %d", len(rep.Cases), rep.Selection.Cases)
+	}
+	for i, cr := range whole.Report.Cases {
+		if s := cr.Case + " " + string(cr.Status); s != want[i] {
+			t.Errorf("Check's case %d is %s, want %s", i, s, want[i])
+		}
+	}
+
+	stop := errors.New("stop")
+	calls := 0
+	_, err = CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 2}, func(*CaseReport, *Kept) error {
+		if calls++; calls == 4 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || calls != 4 {
+		t.Errorf("after a failing callback: %v, %d calls", err, calls)
 	}
 }

@@ -52,14 +52,36 @@ type TextOptions struct {
 // It returns the first error writing to w.
 func Text(out io.Writer, r *oracle.Report, o TextOptions) error {
 	w := &errWriter{w: out}
-	c := o.Colors
+	listed := false
 	for _, cr := range r.Cases {
-		if cr.Status == oracle.StatusUnchanged && !o.All {
-			continue
-		}
-		writeCase(w, c, cr, o.MaxValue, o.Commands)
+		listed = TextCase(w, cr, o) || listed
 	}
-	if len(r.Cases) > 0 && (o.All || r.Summary.Unchanged < len(r.Cases)) {
+	if err := TextSummary(w, r, o, listed); err != nil {
+		return err
+	}
+	return w.err
+}
+
+// TextCase writes one case as Text lists it: nothing for an unchanged case
+// unless o.All. It reports whether it listed the case; errors writing to
+// out are the caller's to find (TextSummary returns them when out is the
+// same writer).
+func TextCase(out io.Writer, cr *oracle.CaseReport, o TextOptions) bool {
+	if cr.Status == oracle.StatusUnchanged && !o.All {
+		return false
+	}
+	writeCase(out, o.Colors, cr, o.MaxValue, o.Commands)
+	return true
+}
+
+// TextSummary writes what ends the text report of r, after its cases (r's
+// own cases are not read, only its summary and shard): a blank line when
+// TextCase listed a case, the summary line and the violations. It returns
+// the first error writing to out.
+func TextSummary(out io.Writer, r *oracle.Report, o TextOptions, listed bool) error {
+	w := &errWriter{w: out}
+	c := o.Colors
+	if listed {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, SummaryLine(r))
