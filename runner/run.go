@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"time"
 
@@ -249,15 +248,13 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 // (safeio.MaxBytes, safeio.MaxDepth), so that what a rollout writes or
 // records can be read back.
 func (a Artifacts) checkLimits() error {
-	files := a.Files()
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := safeio.CheckLimits(files[name]); err != nil {
-			return fmt.Errorf("%s %w; the rollout cannot be written or recorded", name, err)
+	// by file name
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{CallsFile, a.Calls}, {ResultFile, a.Result}, {RunFile, a.Run}, {StateDiffFile, a.StateDiff}, {TraceFile, a.Trace}} {
+		if err := safeio.CheckLimits(f.data); err != nil {
+			return fmt.Errorf("%s %w; the rollout cannot be written or recorded", f.name, err)
 		}
 	}
 	return nil
@@ -366,6 +363,12 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 
 	start := s.clock()
 	out, isErr := s.run(tool, raw, marshalErr)
+	// the output is made canonical once; the trace and calls.json then
+	// take it as it is
+	var traced any = out
+	if c, ok := canonical(out); ok {
+		out, traced = c, canon.Compacted(c)
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -374,7 +377,7 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	}
 	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
 	if s.trace != nil {
-		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", traced), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
 	}
 	return env.ToolResult{Output: out, IsError: isErr}
 }
@@ -421,11 +424,16 @@ func reasonText(err error) string {
 	return "completed"
 }
 
+// rawOrString is the input a trace records: the canonical JSON inputJSON
+// made, or the error when there was none.
 func rawOrString(raw json.RawMessage, err error) any {
 	if err != nil {
 		return fmt.Sprintf("%v", err)
 	}
-	return raw
+	if raw == nil {
+		return raw
+	}
+	return canon.Compacted(raw)
 }
 
 // validJSON is the input calls.json records: the JSON, or nil when the
@@ -442,15 +450,15 @@ func inputJSON(input any) (json.RawMessage, error) {
 	case nil:
 		return nil, nil
 	case json.RawMessage:
-		if !json.Valid(v) {
-			return nil, errors.New("input is not valid JSON")
+		if c, ok := canonical(v); ok {
+			return c, nil
 		}
-		return v, nil
+		return nil, errors.New("input is not valid JSON")
 	case []byte:
-		if !json.Valid(v) {
-			return nil, errors.New("input is not valid JSON")
+		if c, ok := canonical(v); ok {
+			return c, nil
 		}
-		return v, nil
+		return nil, errors.New("input is not valid JSON")
 	}
 	return canon.Compact(input)
 }
