@@ -129,8 +129,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
 	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{},
-		ctx: actx, slot: make(chan struct{}, 1)}
+		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
 	for _, t := range tools {
 		s.specs[t.Name] = t
 	}
@@ -288,6 +289,9 @@ type session struct {
 	reason error // why the rollout was stopped, if it was
 	stop   func(reason error)
 	ctx    context.Context // the rollout's context, given to tools
+	// canonical is set when the world's outputs are canonical JSON (see
+	// canonicalOutputs), as are the session's own tool errors
+	canonical bool
 	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
 }
 
@@ -363,10 +367,12 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 
 	start := s.clock()
 	out, isErr := s.run(tool, raw, marshalErr)
-	// the output is made canonical once; the trace and calls.json then
-	// take it as it is
+	// the output is made canonical once (a world env.New made writes it
+	// so); the trace and calls.json then take it as it is
 	var traced any = out
-	if c, ok := canonical(out); ok {
+	if s.canonical {
+		traced = canon.Compacted(out)
+	} else if c, ok := canonical(out); ok {
 		out, traced = c, canon.Compacted(c)
 	}
 
