@@ -51,3 +51,80 @@ func BenchmarkCompute100k(b *testing.B) {
 		}
 	}
 }
+
+// rolloutStates returns two states shaped like a crm rollout's: 82
+// entities of 14 fields in seven collections, a counter object and a
+// clock; the second has one member changed in two fields, one added and
+// one counter moved, as a rollout of a few write calls leaves it.
+func rolloutStates(tb testing.TB) (before, after []byte) {
+	type amount struct {
+		Amount   int    `json:"amount"`
+		Currency string `json:"currency"`
+	}
+	type entity struct {
+		ID       string  `json:"id"`
+		Name     string  `json:"name"`
+		Account  string  `json:"accountId"`
+		Contact  string  `json:"primaryContactId"`
+		Owner    string  `json:"ownerId"`
+		Stage    string  `json:"stageId"`
+		Amount   amount  `json:"amount"`
+		Expected string  `json:"expectedCloseDate"`
+		Created  string  `json:"createdDate"`
+		Entered  string  `json:"stageEnteredDate"`
+		Status   string  `json:"status"`
+		Closed   *string `json:"closedDate"`
+		Lost     *string `json:"lostReason"`
+		Lead     *string `json:"sourceLeadId"`
+	}
+	names := []string{"accounts", "activities", "contacts", "leads", "opportunities", "stages", "users"}
+	sizes := []int{10, 15, 14, 10, 20, 6, 7}
+	make := func(changed bool) []byte {
+		state := map[string]any{"now": "2026-04-13T09:00:00Z"}
+		seq := map[string]int{}
+		for c, name := range names {
+			n := sizes[c]
+			if changed && name == "activities" {
+				n++
+			}
+			list := make([]entity, n)
+			for i := range list {
+				list[i] = entity{ID: fmt.Sprintf("%.3s-%03d", name, i+1), Name: fmt.Sprintf("%s number %d", name, i+1),
+					Account: fmt.Sprintf("ACC-%03d", i%10+1), Contact: fmt.Sprintf("CON-%03d", i%14+1),
+					Owner: fmt.Sprintf("USR-%03d", i%7+1), Stage: fmt.Sprintf("STG-%03d", i%6+1),
+					Amount: amount{Amount: 1000 * (i + 1), Currency: "USD"}, Expected: "2026-05-29",
+					Created: "2025-12-08", Entered: "2026-02-20", Status: "open"}
+				if changed && name == "opportunities" && i == 4 {
+					won := "2026-04-13"
+					list[i].Status, list[i].Closed = "won", &won
+				}
+			}
+			state[name] = list
+			seq[name] = n
+		}
+		state["sequences"] = seq
+		b, err := json.Marshal(state)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return b
+	}
+	return make(false), make(true)
+}
+
+// BenchmarkComputeRollout diffs a state of the size a crm rollout leaves,
+// as the runner does once per rollout.
+func BenchmarkComputeRollout(b *testing.B) {
+	before, after := rolloutStates(b)
+	b.SetBytes(int64(len(before) + len(after)))
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := Compute(before, after)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(d.Collections) != 3 {
+			b.Fatalf("%d collections changed, want 3", len(d.Collections))
+		}
+	}
+}

@@ -17,6 +17,14 @@ var errScan = errors.New("malformed JSON")
 // maxDepth is encoding/json's limit on nesting.
 const maxDepth = 10000
 
+// plain holds the bytes a JSON string may hold as they are.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
 		i++
@@ -28,11 +36,18 @@ func skipSpace(b []byte, i int) int {
 // and whether it holds an escape.
 func skipString(b []byte, i int) (int, bool, error) {
 	escaped := false
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
+	j := i + 1
+	for {
+		for j < len(b) && plain[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			return 0, false, errScan
+		}
+		switch b[j] {
+		case '"':
 			return j + 1, escaped, nil
-		case c == '\\':
+		case '\\':
 			escaped = true
 			j++
 			if j >= len(b) {
@@ -48,11 +63,11 @@ func skipString(b []byte, i int) (int, bool, error) {
 			default:
 				return 0, false, errScan
 			}
-		case c < 0x20:
+			j++
+		default: // a control character
 			return 0, false, errScan
 		}
 	}
-	return 0, false, errScan
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
@@ -99,9 +114,8 @@ func skipNumber(b []byte, i int) (int, error) {
 	return j, nil
 }
 
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) (int, error) { return scanValue(b, i, 0) }
-
+// scanValue returns the index after the value starting at b[i], the value
+// being inside depth containers.
 func scanValue(b []byte, i, depth int) (int, error) {
 	if i >= len(b) {
 		return 0, errScan
@@ -158,7 +172,15 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 			}
 			i = skipSpace(b, i+1)
 		}
-		end, err := scanValue(b, i, depth)
+		var end int
+		var err error
+		// strings and numbers, the most common values, without a call
+		// through scanValue
+		if i < len(b) && b[i] == '"' {
+			end, _, err = skipString(b, i)
+		} else {
+			end, err = scanValue(b, i, depth)
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -174,30 +196,44 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 	}
 }
 
-// decodeID returns the text of the JSON string b, without a copy when it
-// has no escape and is valid UTF-8.
-func decodeID(b []byte) ([]byte, error) {
-	if bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
-		return b[1 : len(b)-1], nil
+// sameValue reports whether the value at b[i] is want, a valid value, byte
+// for byte, and returns the index after it. Objects, arrays and strings end
+// with their last byte; a number or literal must be followed by what may
+// follow a value, or 1 would match the start of 12.
+func sameValue(b []byte, i int, want []byte) (int, bool) {
+	if len(want) == 0 || !bytes.HasPrefix(b[i:], want) {
+		return 0, false
 	}
-	s, err := decodeKey(b, true)
-	return []byte(s), err
+	end := i + len(want)
+	switch want[0] {
+	case '{', '[', '"':
+		return end, true
+	}
+	if end == len(b) {
+		return end, true
+	}
+	switch b[end] {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return end, true
+	}
+	return 0, false
 }
 
-// decodeKey returns the string value of the JSON string b. Invalid UTF-8
-// is replaced as encoding/json replaces it.
-func decodeKey(b []byte, escaped bool) (string, error) {
+// decodeText returns the text of the JSON string b, without a copy when it
+// has no escape and is valid UTF-8. Invalid UTF-8 is replaced as
+// encoding/json replaces it.
+func decodeText(b []byte, escaped bool) ([]byte, error) {
 	if !escaped && utf8.Valid(b) {
-		return string(b[1 : len(b)-1]), nil
+		return b[1 : len(b)-1], nil
 	}
 	var s string
 	err := json.Unmarshal(b, &s)
-	return s, err
+	return []byte(s), err
 }
 
-// eachMember calls f for every key and raw value of the object b, in order.
-// A later duplicate key wins, as encoding/json decides.
-func eachMember(b []byte, f func(key string, value []byte) error) error {
+// eachMember calls f for every key (raw and decoded) and raw value of the
+// valid object b, in order.
+func eachMember(b []byte, f func(raw, key, value []byte)) error {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return errScan
@@ -214,10 +250,11 @@ func eachMember(b []byte, f func(key string, value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		key, err := decodeKey(b[i:end], escaped)
+		key, err := decodeText(b[i:end], escaped)
 		if err != nil {
 			return err
 		}
+		raw := b[i:end]
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return errScan
@@ -227,9 +264,7 @@ func eachMember(b []byte, f func(key string, value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		if err := f(key, b[i:vend]); err != nil {
-			return err
-		}
+		f(raw, key, b[i:vend])
 		i = skipSpace(b, vend)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
@@ -242,8 +277,8 @@ func eachMember(b []byte, f func(key string, value []byte) error) error {
 	}
 }
 
-// eachItem calls f for every raw item of the array b, in order.
-func eachItem(b []byte, f func(item []byte) error) error {
+// eachItem calls f for every raw item of the valid array b, in order.
+func eachItem(b []byte, f func(item []byte)) error {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return errScan
@@ -253,13 +288,11 @@ func eachItem(b []byte, f func(item []byte) error) error {
 		return nil
 	}
 	for {
-		end, err := skipValue(b, i)
+		end, err := scanValue(b, i, 0)
 		if err != nil {
 			return err
 		}
-		if err := f(b[i:end]); err != nil {
-			return err
-		}
+		f(b[i:end])
 		i = skipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
@@ -270,16 +303,6 @@ func eachItem(b []byte, f func(item []byte) error) error {
 		}
 		return errScan
 	}
-}
-
-// objectMap splits the object b into its members.
-func objectMap(b []byte) (map[string]json.RawMessage, error) {
-	m := map[string]json.RawMessage{}
-	err := eachMember(b, func(k string, v []byte) error {
-		m[k] = v
-		return nil
-	})
-	return m, err
 }
 
 // objectID returns the value of the top-level "id" key of the object that
@@ -304,25 +327,31 @@ func objectID(b []byte, i, depth int) (end int, id []byte, found bool, err error
 		}
 		isID := !escaped && kend-i == 4 && b[i+1] == 'i' && b[i+2] == 'd'
 		if escaped {
-			key, err := decodeKey(b[i:kend], true)
+			key, err := decodeText(b[i:kend], true)
 			if err != nil {
 				return 0, nil, false, err
 			}
-			isID = key == "id"
+			isID = string(key) == "id"
 		}
 		i = skipSpace(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return 0, nil, false, errScan
 		}
 		i = skipSpace(b, i+1)
-		vend, err := scanValue(b, i, depth)
+		var vend int
+		var vescaped bool
+		if i < len(b) && b[i] == '"' {
+			vend, vescaped, err = skipString(b, i)
+		} else {
+			vend, err = scanValue(b, i, depth)
+		}
 		if err != nil {
 			return 0, nil, false, err
 		}
 		if isID {
 			found = false
-			if v := b[i:vend]; v[0] == '"' {
-				if id, err = decodeID(v); err != nil {
+			if b[i] == '"' {
+				if id, err = decodeText(b[i:vend], vescaped); err != nil {
 					return 0, nil, false, err
 				}
 				found = true
@@ -338,55 +367,4 @@ func objectID(b []byte, i, depth int) (end int, id []byte, found bool, err error
 		}
 		return 0, nil, false, errScan
 	}
-}
-
-// arrayMembers scans the array that starts at b[i], at nesting depth
-// depth, and returns the index after it with its items as members by id;
-// ok is false when an item is not an object with a string id or two items
-// share an id (the array is then scanned to its end all the same).
-func arrayMembers(b []byte, i, depth int) (end int, list []entry, ok bool, err error) {
-	if depth > maxDepth {
-		return 0, nil, false, errScan
-	}
-	ok = true
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1, []entry{}, true, nil
-	}
-	for {
-		var iend int
-		if ok && i < len(b) && b[i] == '{' {
-			var id []byte
-			var found bool
-			if iend, id, found, err = objectID(b, i, depth+1); err != nil {
-				return 0, nil, false, err
-			}
-			if found {
-				list = append(list, entry{id, b[i:iend]})
-			} else {
-				ok = false
-			}
-		} else {
-			ok = false
-			if iend, err = scanValue(b, i, depth); err != nil {
-				return 0, nil, false, err
-			}
-		}
-		i = skipSpace(b, iend)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			continue
-		}
-		if i < len(b) && b[i] == ']' {
-			break
-		}
-		return 0, nil, false, errScan
-	}
-	if !ok {
-		return i + 1, nil, false, nil
-	}
-	if list = sortEntries(list, false); list == nil {
-		return i + 1, nil, false, nil
-	}
-	return i + 1, list, true, nil
 }

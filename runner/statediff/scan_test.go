@@ -23,7 +23,7 @@ func TestScannerMatchesValid(t *testing.T) {
 		deep(10000), deep(10001),
 	}
 	for _, in := range inputs {
-		_, err := topLevel([]byte(in))
+		_, err := new(lists).topLevel([]byte(in), nil)
 		want := json.Valid([]byte(in)) && bytes.HasPrefix(bytes.TrimSpace([]byte(in)), []byte("{"))
 		if got := err == nil; got != want {
 			name := in
@@ -40,7 +40,7 @@ func FuzzScannerMatchesValid(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := topLevel(data)
+		_, err := new(lists).topLevel(data, nil)
 		want := json.Valid(data) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 		if got := err == nil; got != want {
 			t.Fatalf("%q: accepted %v, json.Valid says %v (%v)", data, got, want, err)
