@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
@@ -68,7 +69,8 @@ func generateCommand() *cli.Command {
 				fmt.Fprintf(c.App.Writer, "%s is up to date: %s, %s\n", shown(project, path), plural(len(reg.Tools), "tool"), plural(len(reg.Verifiers), "verifier"))
 				return nil
 			}
-			if err := os.WriteFile(path, out.Data, 0o644); err != nil {
+			// the same writer as tool add and verifier add: never a torn registry
+			if err := atomicfile.Write(dir, path, out.Data); err != nil {
 				return fmt.Errorf("write registry: %w", err)
 			}
 			fmt.Fprintf(c.App.Writer, "Wrote %s: %s, %s\n", shown(project, path), plural(len(reg.Tools), "tool"), plural(len(reg.Verifiers), "verifier"))

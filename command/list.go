@@ -26,13 +26,9 @@ func listCommand(envs Environments) *cli.Command {
 			if c.Bool("tools") || c.IsSet("format") {
 				return listTools(c, cat)
 			}
-			list := cat.envs
-			if name := c.String("env"); name != "" {
-				e, err := cat.env(name)
-				if err != nil {
-					return err
-				}
-				list = []env.Environment{e}
+			list, err := cat.selected(c.String("env"))
+			if err != nil {
+				return err
 			}
 			type envJSON struct {
 				Name        string             `json:"name"`

@@ -35,6 +35,19 @@ func (c *catalog) env(name string) (env.Environment, error) {
 	return env.FindEnv(c.envs, name)
 }
 
+// selected returns the environment called name, or every environment when
+// name is empty.
+func (c *catalog) selected(name string) ([]env.Environment, error) {
+	if name == "" {
+		return c.envs, nil
+	}
+	e, err := c.env(name)
+	if err != nil {
+		return nil, err
+	}
+	return []env.Environment{e}, nil
+}
+
 // task finds a task by id in the named environment, or, when envName is
 // empty, in whichever single environment has it.
 func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {

@@ -173,14 +173,7 @@ func selectEnvs(envs Environments, name string) ([]env.Environment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name == "" {
-		return cat.envs, nil
-	}
-	e, err := cat.env(name)
-	if err != nil {
-		return nil, err
-	}
-	return []env.Environment{e}, nil
+	return cat.selected(name)
 }
 
 // testPlan is one environment to test and its tasks (empty: all).

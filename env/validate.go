@@ -132,7 +132,7 @@ func (v *validation) links(e Environment, tasks []Task, verifiers []VerifierInfo
 	}
 	for _, ver := range verifiers {
 		if !taskIDs[ver.TaskID] {
-			v.add(LevelError, "task_not_found", "verifier %s grades task %s, which %s does not have; add tasks/%s.json or fix the verifier's TaskID",
+			v.add(LevelError, CodeTaskNotFound, "verifier %s grades task %s, which %s does not have; add tasks/%s.json or fix the verifier's TaskID",
 				ver.ID, ver.TaskID, e.Name(), ver.TaskID)
 		}
 		if !used[ver.ID] {
@@ -155,7 +155,7 @@ func (v *validation) agents(e Environment) {
 	regression := e.RegressionAgents()
 	for _, name := range regression {
 		if _, ok := e.Agent(name); !ok {
-			v.add(LevelError, "agent_not_found", "regression agent %s is not among the agents of %s (%s); add it to Definition.Agents or remove it from Regression",
+			v.add(LevelError, CodeAgentNotFound, "regression agent %s is not among the agents of %s (%s); add it to Definition.Agents or remove it from Regression",
 				name, e.Name(), strings.Join(e.Agents(), ", "))
 		}
 	}
