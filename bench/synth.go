@@ -130,7 +130,7 @@ func Environment(tasks, entities int) (env.Environment, error) {
 		Name:        "synth",
 		Description: "A synthetic world for benchmarks.",
 		TaskFiles:   taskFS{tasks: tasks, entities: entities},
-		NewState:    func(env.Task) (*State, error) { return env.Clone(seed) },
+		Seed:        func(env.Task) (*State, error) { return seed, nil },
 		Tools:       Tools(),
 		Verifiers: []env.Verifier[State]{{ID: "VER-001", TaskID: "TASK-000001", Name: "the entity is won",
 			Check: func(final, initial *State, c env.VerifyContext) []env.CheckResult {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -54,6 +55,7 @@ type World interface {
 	// kept and returned again until the next call: do not change them.
 	State() (json.RawMessage, error)
 	// Initial returns the state the rollout started from, as a JSON object.
+	// The bytes may be shared with other rollouts: do not change them.
 	Initial() json.RawMessage
 	// Verify grades the current state against the initial one with the
 	// task's verifier. A missing verifier, one that panics and one that
@@ -79,7 +81,13 @@ type Definition[S any] struct {
 	TaskFiles fs.FS
 	// NewState returns a fresh, deterministic state for one rollout of task.
 	// The clock is a field of the state and randomness is seeded from the task.
-	NewState  func(task Task) (*S, error)
+	NewState func(task Task) (*S, error)
+	// Seed, used when NewState is nil, returns the state a rollout of task
+	// starts from, which nothing may change afterwards: the same value may
+	// be returned for many tasks and rollouts (parsed once, kept in a
+	// variable). Each rollout gets its own copy (see Clone), and the JSON of
+	// a seed is made once, not once per rollout.
+	Seed      func(task Task) (*S, error)
 	Tools     []Tool[S]
 	Verifiers []Verifier[S]
 	// Agents are reference agents compiled into the binary, by name.
@@ -107,8 +115,8 @@ func New[S any](d Definition[S]) (Environment, error) {
 	if err := CheckName(d.Name); err != nil {
 		return nil, fmt.Errorf("environment name: %w", err)
 	}
-	if d.NewState == nil {
-		return nil, fmt.Errorf("environment %s: NewState is nil", d.Name)
+	if d.NewState == nil && d.Seed == nil {
+		return nil, fmt.Errorf("environment %s: NewState and Seed are nil; set one of them", d.Name)
 	}
 	if d.TaskFiles == nil {
 		return nil, fmt.Errorf("environment %s: TaskFiles is nil", d.Name)
@@ -173,6 +181,9 @@ type environment[S any] struct {
 	copy     *copier
 	fields   []stateField
 
+	seedsMu sync.Mutex
+	seeds   map[*S]json.RawMessage // the JSON of each seed Seed returned
+
 	tasksOnce sync.Once
 	tasks     []Task
 	tasksErr  error
@@ -197,7 +208,7 @@ func (e *environment[S]) Verifiers() []VerifierInfo {
 	for _, v := range e.verifiers {
 		out = append(out, VerifierInfo{ID: v.ID, TaskID: v.TaskID, Name: v.Name})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	slices.SortFunc(out, func(a, b VerifierInfo) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -233,14 +244,7 @@ func (e *environment[S]) RegressionAgents() []string {
 }
 
 func (e *environment[S]) Open(task Task) (World, error) {
-	s, err := e.def.NewState(task)
-	if err != nil {
-		return nil, fmt.Errorf("environment %s: new state for %s: %w", e.def.Name, task.ID, err)
-	}
-	if s == nil {
-		return nil, fmt.Errorf("environment %s: NewState returned nil for %s", e.def.Name, task.ID)
-	}
-	initial, err := marshalState(s)
+	s, initial, err := e.newState(task)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", e.def.Name, err)
 	}

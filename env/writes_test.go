@@ -263,3 +263,66 @@ func TestVerifierMayChangeItsStates(t *testing.T) {
 		t.Errorf("states the verifier saw (-want +got):\n%s", diff)
 	}
 }
+
+// A Seed is shared by every rollout and changed by none: not by the tools,
+// not by a verifier that changes its states, not by the checked mode.
+func TestSeedIsNeverChanged(t *testing.T) {
+	seed := newLedger()
+	before, err := json.Marshal(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scribble := func(final, initial *ledger, _ VerifyContext) []CheckResult {
+		scribbleItems(final)
+		scribbleItems(initial)
+		initial.Notes[0], initial.Labels["k"], *initial.Owner = "verifier", "verifier", "verifier"
+		return []CheckResult{Check("ok", true, "")}
+	}
+	tools := []Tool[ledger]{
+		{Name: "declared", Writes: []string{"items", "version"}, Run: func(_ context.Context, s *ledger, _ json.RawMessage) (any, error) {
+			scribbleItems(s)
+			return "ok", nil
+		}},
+		{Name: "undeclared", Run: func(_ context.Context, s *ledger, _ json.RawMessage) (any, error) {
+			scribbleItems(s)
+			s.Notes[0], s.Labels["k"], *s.Owner = "tool", "tool", "tool"
+			return nil, Errorf("invalid_state", "gave up")
+		}},
+	}
+	for _, checked := range []bool{false, true} {
+		e, err := New(Definition[ledger]{
+			Name:          "ledger",
+			TaskFiles:     fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(oneTask)}},
+			Seed:          func(Task) (*ledger, error) { return seed, nil },
+			Tools:         tools,
+			Verifiers:     []Verifier[ledger]{{ID: "VER-001", TaskID: "TASK-001", Name: "v", Check: scribble}},
+			CheckReadOnly: checked,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			w := openTask(t, e)
+			if string(w.Initial()) != string(before) {
+				t.Errorf("initial %s, want the seed's JSON %s", w.Initial(), before)
+			}
+			for _, tool := range []string{"declared", "undeclared", "declared"} {
+				_, _ = call(t, w, tool)
+			}
+			if _, err := w.Verify(VerifyContext{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	after, err := json.Marshal(seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(before), string(after)); diff != "" {
+		t.Errorf("the seed changed (-before +after):\n%s", diff)
+	}
+	_, err = New(Definition[ledger]{Name: "ledger", TaskFiles: fstest.MapFS{}})
+	if err == nil || !strings.Contains(err.Error(), "NewState and Seed are nil") {
+		t.Errorf("no NewState and no Seed: error %v", err)
+	}
+}

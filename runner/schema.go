@@ -2,9 +2,10 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,19 +15,43 @@ import (
 )
 
 // schemas caches compiled input schemas by their text, so an environment's
-// schemas are compiled once per process, not once per rollout.
-var schemas sync.Map // string → *compiled
+// schemas are compiled once per process, not once per rollout. atSchemas
+// finds them again by the address of the text, which an environment hands
+// out unchanged with every rollout's tools, without hashing the text on
+// every call; the text is compared, so a schema whose bytes changed at that
+// address is looked up by its text again.
+var (
+	schemas   sync.Map // string → *compiled
+	atSchemas sync.Map // *byte → *compiled
+)
 
 type compiled struct {
+	text   string
 	once   sync.Once
 	schema *jsonschema.Schema
 	err    error
 }
 
 func compileSchema(text []byte) (*jsonschema.Schema, error) {
-	v, _ := schemas.LoadOrStore(string(text), &compiled{})
+	var at *byte
+	if len(text) > 0 {
+		at = &text[0]
+		if v, ok := atSchemas.Load(at); ok {
+			if c := v.(*compiled); c.text == string(text) {
+				return c.get()
+			}
+		}
+	}
+	v, _ := schemas.LoadOrStore(string(text), &compiled{text: string(text)})
 	c := v.(*compiled)
-	c.once.Do(func() { c.schema, c.err = inputschema.Compile(text) })
+	if at != nil {
+		atSchemas.Store(at, c)
+	}
+	return c.get()
+}
+
+func (c *compiled) get() (*jsonschema.Schema, error) {
+	c.once.Do(func() { c.schema, c.err = inputschema.Compile([]byte(c.text)) })
 	return c.schema, c.err
 }
 
@@ -77,11 +102,8 @@ func problemsOf(u *jsonschema.OutputUnit) []Problem {
 		}
 	}
 	walk(u)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Pointer != out[j].Pointer {
-			return out[i].Pointer < out[j].Pointer
-		}
-		return out[i].Message < out[j].Message
+	slices.SortStableFunc(out, func(a, b Problem) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 	})
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
@@ -16,10 +17,17 @@ import (
 type Trace struct {
 	mu    sync.Mutex
 	clock func() time.Time
-	buf   []byte
-	enc   *canon.Encoder
-	seq   int
+	// buf holds the latest events; full holds the earlier ones in blocks,
+	// so that a long trace is never copied to grow
+	buf  []byte
+	full [][]byte
+	enc  *canon.Encoder
+	seq  int
 }
+
+// traceBlock is the size from which the trace's buffer is set aside as a
+// block and a new one started.
+const traceBlock = 64 << 10
 
 func newTrace(clock func() time.Time) *Trace {
 	return &Trace{clock: clock, enc: canon.NewEncoder(), buf: make([]byte, 0, 4096)}
@@ -39,7 +47,7 @@ func (t *Trace) add(typ string, fields ...field) {
 	t.buf = append(t.buf, `,"type":`...)
 	t.writeJSON(typ)
 	t.buf = append(t.buf, `,"at":`...)
-	t.writeJSON(t.clock().UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+	t.buf = appendStamp(t.buf, t.clock())
 	for _, f := range fields {
 		t.buf = append(t.buf, ',')
 		t.writeJSON(f.key)
@@ -47,6 +55,10 @@ func (t *Trace) add(typ string, fields ...field) {
 		t.writeJSON(f.value)
 	}
 	t.buf = append(t.buf, "}\n"...)
+	if len(t.buf) >= traceBlock {
+		t.full = append(t.full, t.buf)
+		t.buf = make([]byte, 0, 2*traceBlock)
+	}
 }
 
 // Bytes returns the trace as JSON Lines.
@@ -56,7 +68,18 @@ func (t *Trace) Bytes() []byte {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return bytes.Clone(t.buf)
+	if t.full == nil {
+		return bytes.Clone(t.buf)
+	}
+	n := len(t.buf)
+	for _, b := range t.full {
+		n += len(b)
+	}
+	out := make([]byte, 0, n)
+	for _, b := range t.full {
+		out = append(out, b...)
+	}
+	return append(out, t.buf...)
 }
 
 type field struct {
@@ -72,4 +95,89 @@ func (t *Trace) writeJSON(v any) {
 		b, _ := json.Marshal(err.Error())
 		t.buf = append(t.buf, b...)
 	}
+}
+
+// stampLayout is how events are stamped, in UTC.
+const stampLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// appendStamp appends the JSON string of at in UTC as stampLayout writes
+// it, without Format for the years 0 to 9999.
+func appendStamp(b []byte, at time.Time) []byte {
+	at = at.UTC()
+	year, month, day := at.Date()
+	if year < 0 || year > 9999 {
+		return strconv.AppendQuote(b, at.Format(stampLayout))
+	}
+	hour, minute, second := at.Clock()
+	b = append(b, '"')
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, minute, 2)
+	b = append(b, ':')
+	b = appendDigits(b, second, 2)
+	b = append(b, '.')
+	b = appendDigits(b, at.Nanosecond()/1e6, 3)
+	return append(b, 'Z', '"')
+}
+
+// appendDigits appends n, 0 <= n < 10^width, in width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	for i := width - 1; i >= 0; i-- {
+		b = append(b, 0)
+	}
+	for i := len(b) - 1; i >= len(b)-width; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return b
+}
+
+// toolsCache holds the compact JSON of each environment's tool specs, the
+// largest part of run_start, by environment name. The specs are compared
+// with the cached ones on every use, so other specs under the same name
+// are encoded again.
+var toolsCache sync.Map // string → *encodedTools
+
+type encodedTools struct {
+	specs []env.ToolSpec
+	json  canon.Compacted
+}
+
+// toolsJSON is the value of run_start's tools field.
+func toolsJSON(name string, specs []env.ToolSpec) any {
+	if v, ok := toolsCache.Load(name); ok {
+		if c := v.(*encodedTools); sameSpecs(c.specs, specs) {
+			return c.json
+		}
+	}
+	data, err := canon.Compact(specs)
+	if err != nil {
+		return specs // the trace says what is wrong with them
+	}
+	kept := make([]env.ToolSpec, len(specs))
+	for i, s := range specs {
+		s.InputSchema = bytes.Clone(s.InputSchema)
+		kept[i] = s
+	}
+	toolsCache.Store(name, &encodedTools{specs: kept, json: data})
+	return canon.Compacted(data)
+}
+
+func sameSpecs(a, b []env.ToolSpec) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Description != b[i].Description || a[i].ReadOnly != b[i].ReadOnly ||
+			!bytes.Equal(a[i].InputSchema, b[i].InputSchema) {
+			return false
+		}
+	}
+	return true
 }

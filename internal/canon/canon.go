@@ -31,13 +31,18 @@ func Marshal(v any) ([]byte, error) {
 // Compact encodes v on one line without HTML escaping and without a newline,
 // as JSON.stringify(x) would.
 func Compact(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	enc := encoders.Get().(*Encoder)
+	out, err := enc.AppendCompact(nil, v)
+	if enc.buf.Cap() <= 64<<10 {
+		encoders.Put(enc) // a huge value's buffer is not kept
+	}
+	if err != nil {
 		return nil, err
 	}
-	return validUTF8(unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), nil
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
 }
 
 // validUTF8 replaces each byte of b that is not part of a valid UTF-8

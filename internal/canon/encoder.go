@@ -3,6 +3,8 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"sync"
 )
 
 // Encoder writes compact JSON as Compact does, reusing one buffer and one
@@ -11,6 +13,22 @@ type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 }
+
+// Compacted is JSON as Compact or AppendCompact wrote it. AppendCompact
+// appends it as it is, without reading it again: hold in it only bytes
+// that came from them.
+type Compacted []byte
+
+// MarshalJSON returns the JSON itself.
+func (c Compacted) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("null"), nil
+	}
+	return c, nil
+}
+
+// encoders are the Encoders Compact reuses.
+var encoders = sync.Pool{New: func() any { return NewEncoder() }}
 
 // NewEncoder returns an Encoder.
 func NewEncoder() *Encoder {
@@ -23,10 +41,50 @@ func NewEncoder() *Encoder {
 // AppendCompact appends the compact JSON of v to dst, byte for byte what
 // Compact gives. On error dst is returned unchanged.
 func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
+	// the values a trace is mostly made of go without reflection
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case Compacted:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		return append(dst, x...), nil
+	case string:
+		if plain(x) {
+			return append(append(append(dst, '"'), x...), '"'), nil
+		}
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case int:
+		return strconv.AppendInt(dst, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, x, 10), nil
+	case json.RawMessage:
+		if x == nil {
+			return append(dst, "null"...), nil
+		}
+		e.buf.Reset()
+		if json.Compact(&e.buf, x) == nil {
+			return append(dst, validUTF8(unescapeSeparators(e.buf.Bytes()))...), nil
+		}
+		// the encoder's error says what is wrong
+	}
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
 		return dst, err
 	}
 	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
 	return append(dst, validUTF8(unescapeSeparators(b))...), nil
+}
+
+// plain reports whether s is written in JSON as itself between quotes:
+// printable ASCII without a quote or a backslash.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

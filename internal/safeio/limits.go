@@ -1,6 +1,9 @@
 package safeio
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // ErrTooDeep is the error of JSON nested deeper than MaxDepth.
 var ErrTooDeep = fmt.Errorf("is nested too deep (over the limit of %d levels)", MaxDepth)
@@ -21,24 +24,30 @@ func CheckLimits(data []byte) error {
 // Depth returns the deepest nesting of brackets outside strings in JSON
 // bytes (or JSON Lines: each line's brackets close before the next).
 func Depth(data []byte) int {
-	d, most, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
+	d, most := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			// jump to the closing quote: one not preceded by an odd
+			// number of backslashes
+			for {
+				j := bytes.IndexByte(data[i+1:], '"')
+				if j < 0 {
+					return most
+				}
+				i += j + 1
+				k := i - 1
+				for k >= 0 && data[k] == '\\' {
+					k--
+				}
+				if (i-1-k)%2 == 0 {
+					break
+				}
 			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
+		case '{', '[':
 			d++
 			most = max(most, d)
-		case c == '}' || c == ']':
+		case '}', ']':
 			d--
 		}
 	}
