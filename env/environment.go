@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -207,7 +208,7 @@ func (e *environment[S]) Verifiers() []VerifierInfo {
 	for _, v := range e.verifiers {
 		out = append(out, VerifierInfo{ID: v.ID, TaskID: v.TaskID, Name: v.Name})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	slices.SortFunc(out, func(a, b VerifierInfo) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 

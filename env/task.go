@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -81,7 +81,7 @@ func LoadTasks(fsys fs.FS) ([]Task, error) {
 		seen[t.ID] = name
 		tasks = append(tasks, t)
 	}
-	sort.Slice(tasks, func(i, j int) bool { return tasks[i].ID < tasks[j].ID })
+	slices.SortFunc(tasks, func(a, b Task) int { return strings.Compare(a.ID, b.ID) })
 	return tasks, nil
 }
 

@@ -2,8 +2,9 @@ package oracle
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/runner/statediff"
@@ -122,11 +123,8 @@ func diffMembers(name string, old, fresh []byte) ([]MemberDiff, bool) {
 	for k := range keys {
 		sorted = append(sorted, k)
 	}
-	sort.Slice(sorted, func(i, j int) bool {
-		if sorted[i][0] != sorted[j][0] {
-			return sorted[i][0] < sorted[j][0]
-		}
-		return sorted[i][1] < sorted[j][1]
+	slices.SortFunc(sorted, func(a, b [2]string) int {
+		return cmp.Or(strings.Compare(a[0], b[0]), strings.Compare(a[1], b[1]))
 	})
 	var out []MemberDiff
 	for _, k := range sorted {

@@ -104,7 +104,7 @@ func selectTasks(e env.Environment, tasks []env.Task, ids []string) ([]env.Task,
 		}
 		out = append(out, t)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	slices.SortStableFunc(out, func(a, b env.Task) int { return strings.Compare(a.ID, b.ID) })
 	return slices.CompactFunc(out, func(a, b env.Task) bool { return a.ID == b.ID }), nil
 }
 

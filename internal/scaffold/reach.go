@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -65,6 +65,6 @@ func Unreached(files []File) ([]Constructor, error) {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].File+out[i].Name < out[j].File+out[j].Name })
+	slices.SortFunc(out, func(a, b Constructor) int { return strings.Compare(a.File+a.Name, b.File+b.Name) })
 	return out, nil
 }

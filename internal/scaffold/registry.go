@@ -5,7 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,7 +33,7 @@ type Registry struct {
 // env.Tool[State] or env.Verifier[State]. Files are read in path order.
 func Scan(files []File) (*Registry, error) {
 	sorted := append([]File(nil), files...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	slices.SortFunc(sorted, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &Registry{Tools: []string{}, Verifiers: []string{}, Funcs: map[string]string{}}
 	fset := token.NewFileSet()
 	for _, f := range sorted {

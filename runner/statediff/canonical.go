@@ -104,17 +104,17 @@ func canonObject(dst, v []byte, i int) ([]byte, int) {
 	if !sorted {
 		written := slices.Clone(dst[base:])
 		dst = dst[:base]
-		slices.SortStableFunc(list, func(a, b member) int { return bytes.Compare(a.key, b.key) })
+		order := sortOrder(len(list), func(i, j int) int { return bytes.Compare(list[i].key, list[j].key) })
 		first := true
-		for j, m := range list {
-			if j+1 < len(list) && bytes.Equal(list[j+1].key, m.key) {
+		for k, j := range order {
+			if k+1 < len(order) && bytes.Equal(list[order[k+1]].key, list[j].key) {
 				continue // the last wins
 			}
 			if !first {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = append(dst, written[m.start:m.end]...)
+			dst = append(dst, written[list[j].start:list[j].end]...)
 		}
 	}
 	return append(dst, '}'), i + 1

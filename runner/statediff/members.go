@@ -32,12 +32,19 @@ type entry struct {
 }
 
 // lists lends member lists from a pool, so that diffing states of the same
-// size again allocates none; release gives them back.
-type lists struct{ taken []*[]entry }
+// size again allocates none; release gives them back. With own set it
+// makes lists that are never given back.
+type lists struct {
+	taken []*[]entry
+	own   bool
+}
 
 var listPool = sync.Pool{New: func() any { return new([]entry) }}
 
 func (l *lists) get(capacity int) []entry {
+	if l.own {
+		return make([]entry, 0, capacity)
+	}
 	p := listPool.Get().(*[]entry)
 	l.taken = append(l.taken, p)
 	if cap(*p) < capacity {
@@ -48,7 +55,7 @@ func (l *lists) get(capacity int) []entry {
 
 // keep records list, grown from one that get returned, for release.
 func (l *lists) keep(list []entry) {
-	if len(l.taken) > 0 {
+	if !l.own && len(l.taken) > 0 {
 		*l.taken[len(l.taken)-1] = list[:0]
 	}
 }
@@ -306,17 +313,28 @@ func (v topValue) members() ([]entry, bool) {
 	if v.sorted {
 		return v.list, true
 	}
-	list := v.list
-	slices.SortStableFunc(list, func(a, b entry) int { return bytes.Compare(a.id, b.id) })
-	out := list[:0]
-	for i, m := range list {
-		if i+1 < len(list) && bytes.Equal(list[i+1].id, m.id) {
+	list := v.list // v may be a kept scan, read only
+	order := sortOrder(len(list), func(i, j int) int { return bytes.Compare(list[i].id, list[j].id) })
+	out := make([]entry, 0, len(list))
+	for k, i := range order {
+		if k+1 < len(order) && bytes.Equal(list[order[k+1]].id, list[i].id) {
 			if v.kind == '[' {
 				return nil, false
 			}
 			continue
 		}
-		out = append(out, m)
+		out = append(out, list[i])
 	}
 	return out, true
+}
+
+// sortOrder returns the indices 0 to n-1 in the order cmp gives, stably:
+// sorting indices moves no pointers.
+func sortOrder(n int, cmp func(i, j int) int) []int32 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp(int(a), int(b)) })
+	return order
 }

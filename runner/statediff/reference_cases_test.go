@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -119,4 +120,39 @@ func sameAsReference(t *testing.T, before, after []byte) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s\n→ %s\ndiffers from the reference (-want +got):\n%s", before, after, cmp.Diff(string(want), string(got)))
 	}
+}
+
+// The scans of states before are kept between calls: a caller that
+// changes its buffer afterwards, and callers diffing at the same time,
+// still get the diff of what they pass.
+func TestComputeKeptScans(t *testing.T) {
+	before := []byte(`{"c":[{"id":"b","v":1},{"id":"a","v":2}],"o":{"y":1,"x":2},"n":1}`)
+	after := []byte(`{"c":[{"id":"a","v":3},{"id":"b","v":1}],"o":{"x":2,"y":5},"n":2}`)
+	sameAsReference(t, before, after)
+	sameAsReference(t, before, after) // from the kept scan, which sorting must not have changed
+	copy(before[bytes.Index(before, []byte(`"v":1`)):], `"v":7`)
+	sameAsReference(t, before, after)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				b := fmt.Appendf(nil, `{"c":[{"id":"a","v":%d},{"id":"b","v":%d}],"n":%d}`, g, i, i%3)
+				a := fmt.Appendf(nil, `{"c":[{"id":"a","v":%d},{"id":"c","v":%d}],"n":%d}`, g, i, i%2)
+				d, err := Compute(b, a)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got, _ := d.Marshal()
+				ref, _ := reference(b, a)
+				want, _ := ref.Marshal()
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s → %s: got %s, want %s", b, a, got, want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -20,7 +20,9 @@
 // a top-level value or member whose bytes are those of the one expected
 // there is matched with one memcmp, neither scanned nor decoded again. Only
 // members that differ are split further, and what the diff reports is
-// written in canonical form straight from the bytes.
+// written in canonical form straight from the bytes. As every rollout of a
+// task starts from the same state, the scans of the last states before
+// seen more than once are kept (see seen.go).
 package statediff
 
 import (
@@ -87,7 +89,7 @@ func (d *Diff) Empty() bool { return len(d.Scalars) == 0 && len(d.Collections) =
 func Compute(before, after []byte) (*Diff, error) {
 	var l lists
 	defer l.release()
-	a, err := l.topLevel(before, nil)
+	a, err := l.scanBefore(before)
 	if err != nil {
 		return nil, fmt.Errorf("state before: %w", err)
 	}
