@@ -289,10 +289,10 @@ type session struct {
 	reason error // why the rollout was stopped, if it was
 	stop   func(reason error)
 	ctx    context.Context // the rollout's context, given to tools
-	// canonical is set when the world's outputs are canonical JSON (see
-	// canonicalOutputs), as are the session's own tool errors
-	canonical bool
 	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
+	// canonical is set when the world's outputs are canonical JSON (it has
+	// CanonicalOutputs), as the session's own tool errors are
+	canonical bool
 }
 
 // end stops the rollout for reason unless it has already ended.
