@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -119,6 +120,9 @@ func sameAsReference(t *testing.T, before, after []byte) {
 	got, err := d.Marshal()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if viaCanon, _ := canon.Marshal(d); !bytes.Equal(got, viaCanon) {
+		t.Fatalf("Marshal differs from canon.Marshal:\n%s", cmp.Diff(string(viaCanon), string(got)))
 	}
 	ref, err := reference(before, after)
 	if err != nil {

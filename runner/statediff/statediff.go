@@ -31,8 +31,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-
-	"github.com/agent-oracle/oracle/internal/canon"
 )
 
 // Diff is the content of state-diff.json.
@@ -133,9 +131,6 @@ func Compute(before, after []byte) (*Diff, error) {
 	}
 	return d, nil
 }
-
-// Marshal writes the diff as state-diff.json bytes.
-func (d *Diff) Marshal() ([]byte, error) { return canon.Marshal(d) }
 
 func unionKeys[V any](a, b map[string]V) []string {
 	keys := make([]string, 0, len(a)+len(b))
