@@ -164,3 +164,49 @@ func TestWriteHoldsTheReadersLimits(t *testing.T) {
 		t.Errorf("the file was written: %v", err)
 	}
 }
+
+// WriteAll, which looks at each folder once for all the files it writes
+// there, still refuses a symlink at any one file's place or at a folder, and
+// writes nothing through it.
+func TestWriteAllFollowsNoSymlink(t *testing.T) {
+	entry := Entry{Result: []byte("{\"new\": 1}\n"), StateDiff: []byte("{}\n")}
+	for _, tt := range []struct {
+		name string
+		link func(s *Store, outside string) string // plants a symlink, returns its path
+	}{
+		{"one baseline file among others", func(s *Store, outside string) string {
+			path := s.Path(Key{key.Env, key.Agent, "TASK-003"}, "state-diff.json")
+			replaceWithSymlink(t, path, filepath.Join(outside, "secret.json"))
+			return path
+		}},
+		{"the agent's folder", func(s *Store, outside string) string {
+			path := filepath.Join(s.Root, key.Env, key.Agent)
+			replaceWithSymlink(t, path, filepath.Join(outside, "crm"))
+			return path
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, outside := hostileProject(t)
+			var cases []Keyed
+			for _, task := range []string{"TASK-001", "TASK-002", "TASK-003", "TASK-004"} {
+				if _, err := s.Write(Key{key.Env, key.Agent, task}, Entry{Result: []byte("{}\n"), StateDiff: []byte("{}\n")}); err != nil {
+					t.Fatal(err)
+				}
+				cases = append(cases, Keyed{Key{key.Env, key.Agent, task}, entry})
+			}
+			path := tt.link(s, outside)
+			secret, _ := os.ReadFile(filepath.Join(outside, "secret.json"))
+			_, failed, err := s.WriteAll(cases, 4)
+			wantNamed(t, err, path, safeio.ErrSymlink)
+			if failed < 0 {
+				t.Errorf("no case failed")
+			}
+			if after, _ := os.ReadFile(filepath.Join(outside, "secret.json")); string(after) != string(secret) {
+				t.Errorf("written through the link: %q", after)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(outside, "crm")); len(entries) != 0 {
+				t.Errorf("wrote %d entries outside the project", len(entries))
+			}
+		})
+	}
+}

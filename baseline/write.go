@@ -27,12 +27,12 @@ const (
 // Write freezes the artifacts of k, writing only the files whose bytes
 // differ from what the store holds. Each file is replaced atomically.
 func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
-	return s.write(k, e, s.writeAtomic)
+	return s.write(k, e, s.checkPath, s.writeAtomic)
 }
 
 // write compares each file of e with the store's and writes the ones that
-// differ with writeFile.
-func (s *Store) write(k Key, e Entry, writeFile func(path string, data []byte) error) (WriteResult, error) {
+// differ with writeFile, after checking each path with checkPath.
+func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFile func(path string, data []byte) error) (WriteResult, error) {
 	if err := k.Check(); err != nil {
 		return Kept, err
 	}
@@ -46,7 +46,7 @@ func (s *Store) write(k Key, e Entry, writeFile func(path string, data []byte) e
 		if err := Validate(data); err != nil {
 			return res, fmt.Errorf("record %s: %s %w; the rollout's artifact cannot be a baseline", k, name, err)
 		}
-		if err := s.checkPath(path); err != nil {
+		if err := checkPath(path); err != nil {
 			return res, fmt.Errorf("record %s: %w", k, err)
 		}
 		old, err := safeio.ReadNoFollow(path)
@@ -95,6 +95,7 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 		stopped atomic.Int64 // the lowest index that failed, or len(cases)
 	)
 	stopped.Store(int64(len(cases)))
+	dirs := &folders{store: s}
 	for range min(max(jobs, 1), len(cases)) {
 		wg.Add(1)
 		go func() {
@@ -104,7 +105,7 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 				if i >= len(cases) || int64(i) > stopped.Load() {
 					return // the cases after a failure are not written
 				}
-				staged[i], errs[i] = s.stage(cases[i].Key, cases[i].Entry)
+				staged[i], errs[i] = s.stage(cases[i].Key, cases[i].Entry, dirs)
 				if errs[i] != nil {
 					for {
 						cur := stopped.Load()
@@ -119,7 +120,7 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 	wg.Wait()
 
 	failed = -1
-	dirs := map[string]bool{}
+	renamed := map[string]bool{}
 	for i := range cases {
 		if failed >= 0 {
 			discard(staged[i])
@@ -136,10 +137,10 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 				break
 			}
 			results[i] = Written
-			dirs[filepath.Dir(f.path)] = true
+			renamed[filepath.Dir(f.path)] = true
 		}
 	}
-	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+	for _, dir := range slices.Sorted(maps.Keys(renamed)) {
 		if serr := atomicfile.SyncDir(dir); serr != nil && err == nil {
 			err = fmt.Errorf("record: %w", serr)
 		}
@@ -158,12 +159,16 @@ func discard(files []stagedFile) {
 }
 
 // stage writes the files of e that differ from the store's to fsynced
-// temporary files next to them.
-func (s *Store) stage(k Key, e Entry) (staged []stagedFile, err error) {
-	_, err = s.write(k, e, func(path string, data []byte) error {
-		tmp, err := s.writeTemp(path, data)
+// temporary files next to them, checking and making each folder once with
+// dirs.
+func (s *Store) stage(k Key, e Entry, dirs *folders) (staged []stagedFile, err error) {
+	_, err = s.write(k, e, dirs.checkPath, func(path string, data []byte) error {
+		if err := dirs.make(filepath.Dir(path)); err != nil {
+			return refused(err)
+		}
+		tmp, err := s.writer().WriteTempIn(path, data)
 		if err != nil {
-			return err
+			return refused(err)
 		}
 		staged = append(staged, stagedFile{tmp, path})
 		return nil
@@ -175,18 +180,61 @@ func (s *Store) stage(k Key, e Entry) (staged []stagedFile, err error) {
 	return staged, nil
 }
 
+// folders remembers, for one WriteAll, the folders of the store it has
+// checked for symlinks and made, so that each is looked at once, not once
+// for each file written to it. The store is locked meanwhile.
+type folders struct {
+	store *Store
+	mu    sync.Mutex
+	seen  map[string]*folder
+}
+
+type folder struct {
+	checkOnce, makeOnce sync.Once
+	checkErr, makeErr   error
+}
+
+func (d *folders) get(dir string) *folder {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.seen == nil {
+		d.seen = map[string]*folder{}
+	}
+	f := d.seen[dir]
+	if f == nil {
+		f = &folder{}
+		d.seen[dir] = f
+	}
+	return f
+}
+
+// checkPath is Store.checkPath with the folder's chain checked once: the
+// file itself is looked at each time.
+func (d *folders) checkPath(path string) error {
+	dir := filepath.Dir(path)
+	f := d.get(dir)
+	f.checkOnce.Do(func() { f.checkErr = d.store.checkPath(dir) })
+	if f.checkErr != nil {
+		return f.checkErr
+	}
+	if err := safeio.CheckChain(dir, path); err != nil {
+		return fmt.Errorf("baseline: %w", err)
+	}
+	return nil
+}
+
+// make makes the folder dir once.
+func (d *folders) make(dir string) error {
+	f := d.get(dir)
+	f.makeOnce.Do(func() { f.makeErr = d.store.writer().MakeDir(dir) })
+	return f.makeErr
+}
+
 // writeAtomic writes data to path through the one atomic writer: no
 // symlink followed below the store's base, temporary file, fsync, rename,
 // folder fsync.
 func (s *Store) writeAtomic(path string, data []byte) error {
 	return refused(s.writer().Write(path, data))
-}
-
-// writeTemp writes data to a fsynced temporary file beside path and
-// returns its name.
-func (s *Store) writeTemp(path string, data []byte) (string, error) {
-	name, err := s.writer().WriteTemp(path, data)
-	return name, refused(err)
 }
 
 // refused says that a symlink refused by the writer is in the baseline

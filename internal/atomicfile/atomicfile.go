@@ -16,6 +16,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
@@ -55,18 +57,41 @@ func (w Writer) Write(path string, data []byte) error {
 // caller that renames several files into place together (and then calls
 // SyncDir for their folders). On failure nothing is left.
 func (w Writer) WriteTemp(path string, data []byte) (name string, err error) {
-	dir := filepath.Dir(path)
-	if err := safeio.CheckChain(w.Base, dir); err != nil {
+	if err := w.MakeDir(filepath.Dir(path)); err != nil {
 		return "", err
+	}
+	return w.WriteTempIn(path, data)
+}
+
+// MakeDir makes the folder dir and those above it, up to Base, refusing a
+// symlink among them before and after.
+func (w Writer) MakeDir(dir string) error {
+	if err := safeio.CheckChain(w.Base, dir); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return err
 	}
 	// MkdirAll follows symlinks: look again now that the folders exist
-	if err := safeio.CheckChain(w.Base, dir); err != nil {
-		return "", err
+	return safeio.CheckChain(w.Base, dir)
+}
+
+// tempCount numbers this process's temporary files.
+var tempCount atomic.Uint64
+
+// WriteTempIn is WriteTemp in a folder that MakeDir has made, for a caller
+// that writes many files to a few folders and makes each folder once. The
+// temporary file is named for path, this process and a counter, and
+// created only if no such file exists.
+func (w Writer) WriteTempIn(path string, data []byte) (name string, err error) {
+	prefix := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid())+"-")
+	var tmp *os.File
+	for range 100 {
+		tmp, err = os.OpenFile(prefix+strconv.FormatUint(tempCount.Add(1), 10), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return "", err
 	}
@@ -83,13 +108,14 @@ func (w Writer) WriteTemp(path string, data []byte) (name string, err error) {
 	if _, err = write(tmp, data); err != nil {
 		return "", err
 	}
+	// the mode on the file, whatever the umask
+	if err = tmp.Chmod(0o644); err != nil {
+		return "", err
+	}
 	if err = tmp.Sync(); err != nil {
 		return "", err
 	}
 	if err = tmp.Close(); err != nil {
-		return "", err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
 		return "", err
 	}
 	return tmp.Name(), nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -101,5 +102,33 @@ func mustLink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Skipf("symlinks: %v", err)
+	}
+}
+
+// A temporary file is a new file: one already at the name WriteTempIn
+// would take next (a writer killed earlier whose process id came back) is
+// left as it is, and the next name is taken. Its mode is 0644 whatever the
+// umask.
+func TestWriteTempTakesAFreeName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f.json")
+	next := filepath.Join(dir, ".f.json.tmp-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatUint(tempCount.Load()+1, 10))
+	mustWrite(t, next, "left by a killed writer")
+	name, err := Writer{Base: dir}.WriteTempIn(path, []byte("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == next {
+		t.Fatalf("WriteTempIn took %s, which was there", name)
+	}
+	if got, _ := os.ReadFile(next); string(got) != "left by a killed writer" {
+		t.Errorf("the file at the taken name holds %q", got)
+	}
+	info, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(name); string(got) != "new" || info.Mode().Perm() != 0o644 {
+		t.Errorf("%s holds %q with mode %v", name, got, info.Mode().Perm())
 	}
 }
