@@ -7,6 +7,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agent-oracle/oracle/env"
 )
@@ -108,8 +109,9 @@ func Tools() []env.Tool[State] {
 // Solver wins the entity its task names: one read, one write.
 var Solver = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 	var task struct{ Entity string }
-	if _, err := fmt.Sscanf(in.Task, "Win entity %s", &task.Entity); err != nil {
-		return nil, err
+	var ok bool
+	if task.Entity, ok = strings.CutPrefix(in.Task, "Win entity "); !ok {
+		return nil, fmt.Errorf("not a task of the synthetic environment: %q", in.Task)
 	}
 	if r := in.Call(ctx, "get_entity", map[string]string{"id": task.Entity}); r.IsError {
 		return nil, fmt.Errorf("get_entity: %s", r.Output)

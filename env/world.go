@@ -39,6 +39,10 @@ type boundTool[S any] struct {
 	writes []int
 }
 
+// CanonicalOutputs says that the outputs of Call are JSON as canon.Compact
+// writes it, which the runner then need not read again.
+func (w *world[S]) CanonicalOutputs() {}
+
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
 func (w *world[S]) Initial() json.RawMessage { return w.initial }
 

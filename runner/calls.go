@@ -1,7 +1,9 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -39,12 +41,58 @@ func (s *session) recordCall(tool string, input json.RawMessage, out json.RawMes
 }
 
 // marshalCalls writes calls.json: the calls in the order the runner took
-// them, as a JSON array.
+// them, as a JSON array, byte for byte as canon.Marshal writes it. The
+// session records every input and output as canonical compact JSON (see
+// canonical), so each is indented into place as it is, without being
+// encoded again.
 func marshalCalls(calls []Call) ([]byte, error) {
-	if calls == nil {
-		calls = []Call{}
+	if len(calls) == 0 {
+		return canon.Marshal([]Call{})
 	}
-	return canon.Marshal(calls)
+	enc := canon.NewEncoder()
+	var buf bytes.Buffer
+	buf.WriteString("[\n")
+	for i, c := range calls {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		buf.WriteString("  {\n    \"tool\": ")
+		name, err := enc.AppendCompact(buf.AvailableBuffer(), c.Tool)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(name)
+		for _, f := range []struct {
+			key   string
+			value json.RawMessage
+			keep  bool
+		}{{"input", c.Input, true}, {"output", c.Output, len(c.Output) > 0}, {"error", c.Error, len(c.Error) > 0}} {
+			if !f.keep {
+				continue
+			}
+			buf.WriteString(",\n    \"" + f.key + "\": ")
+			if err := json.Indent(&buf, f.value, "    ", "  "); err != nil {
+				return nil, fmt.Errorf("%s of call %d: %w", f.key, i+1, err)
+			}
+		}
+		buf.WriteString("\n  }")
+	}
+	buf.WriteString("\n]\n")
+	return buf.Bytes(), nil
+}
+
+// canonical returns JSON as canon.Compact writes it (compact, valid UTF-8,
+// line separators unescaped), and whether it could: not when data is not
+// JSON, which is then returned as it is.
+func canonical(data json.RawMessage) (json.RawMessage, bool) {
+	if data == nil {
+		return nil, false
+	}
+	c, err := canon.Compact(data)
+	if err != nil {
+		return data, false
+	}
+	return c, true
 }
 
 // budgetError is the tool error of a call refused because the budget of

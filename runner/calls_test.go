@@ -2,9 +2,11 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -42,4 +44,39 @@ func TestCallsArtifact(t *testing.T) {
 			golden(t, tt.name, got)
 		})
 	}
+}
+
+// calls.json, indented piece by piece from the session's canonical JSON,
+// is byte for byte what canon.Marshal writes for the same calls, whatever
+// the tool name and the JSON an agent sends or a tool returns (spacing,
+// escapes, line separators, invalid UTF-8, nesting).
+func FuzzMarshalCalls(f *testing.F) {
+	f.Add("get_entity", `{"id": "E-1", "n": [1, {"a": null}]}`, `{"ok":true,"list":[]}`, false)
+	f.Add("bad\u2028name\"", " [ ] ", `{"code":"x","message":"a\u2028b \ufffd \xff"}`, true)
+	f.Add("", `"s"`, `{}`, false)
+	f.Fuzz(func(t *testing.T, tool, input, output string, isErr bool) {
+		in, ok := canonical(json.RawMessage(input))
+		if !ok {
+			return
+		}
+		out, ok := canonical(json.RawMessage(output))
+		if !ok {
+			return
+		}
+		s := &session{}
+		s.recordCall(tool, in, out, isErr)
+		s.recordCall(tool, nil, nil, false)
+		s.recordCall("second", out, in, !isErr)
+		want, err := canon.Marshal(s.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalCalls(s.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("marshalCalls:\n%s\ncanon.Marshal:\n%s", got, want)
+		}
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"sort"
 	"sync"
 	"time"
 
@@ -130,8 +129,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
 	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{},
-		ctx: actx, slot: make(chan struct{}, 1)}
+		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
 	for _, t := range tools {
 		s.specs[t.Name] = t
 	}
@@ -249,15 +249,13 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 // (safeio.MaxBytes, safeio.MaxDepth), so that what a rollout writes or
 // records can be read back.
 func (a Artifacts) checkLimits() error {
-	files := a.Files()
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := safeio.CheckLimits(files[name]); err != nil {
-			return fmt.Errorf("%s %w; the rollout cannot be written or recorded", name, err)
+	// by file name
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{CallsFile, a.Calls}, {ResultFile, a.Result}, {RunFile, a.Run}, {StateDiffFile, a.StateDiff}, {TraceFile, a.Trace}} {
+		if err := safeio.CheckLimits(f.data); err != nil {
+			return fmt.Errorf("%s %w; the rollout cannot be written or recorded", f.name, err)
 		}
 	}
 	return nil
@@ -292,6 +290,9 @@ type session struct {
 	stop   func(reason error)
 	ctx    context.Context // the rollout's context, given to tools
 	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
+	// canonical is set when the world's outputs are canonical JSON (it has
+	// CanonicalOutputs), as the session's own tool errors are
+	canonical bool
 }
 
 // end stops the rollout for reason unless it has already ended.
@@ -366,6 +367,14 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 
 	start := s.clock()
 	out, isErr := s.run(tool, raw, marshalErr)
+	// the output is made canonical once (a world env.New made writes it
+	// so); the trace and calls.json then take it as it is
+	var traced any = out
+	if s.canonical {
+		traced = canon.Compacted(out)
+	} else if c, ok := canonical(out); ok {
+		out, traced = c, canon.Compacted(c)
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -374,7 +383,7 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	}
 	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
 	if s.trace != nil {
-		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", out), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", traced), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
 	}
 	return env.ToolResult{Output: out, IsError: isErr}
 }
@@ -421,11 +430,16 @@ func reasonText(err error) string {
 	return "completed"
 }
 
+// rawOrString is the input a trace records: the canonical JSON inputJSON
+// made, or the error when there was none.
 func rawOrString(raw json.RawMessage, err error) any {
 	if err != nil {
 		return fmt.Sprintf("%v", err)
 	}
-	return raw
+	if raw == nil {
+		return raw
+	}
+	return canon.Compacted(raw)
 }
 
 // validJSON is the input calls.json records: the JSON, or nil when the
@@ -442,15 +456,15 @@ func inputJSON(input any) (json.RawMessage, error) {
 	case nil:
 		return nil, nil
 	case json.RawMessage:
-		if !json.Valid(v) {
-			return nil, errors.New("input is not valid JSON")
+		if c, ok := canonical(v); ok {
+			return c, nil
 		}
-		return v, nil
+		return nil, errors.New("input is not valid JSON")
 	case []byte:
-		if !json.Valid(v) {
-			return nil, errors.New("input is not valid JSON")
+		if c, ok := canonical(v); ok {
+			return c, nil
 		}
-		return v, nil
+		return nil, errors.New("input is not valid JSON")
 	}
 	return canon.Compact(input)
 }

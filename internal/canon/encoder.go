@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -60,6 +61,10 @@ func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 		return strconv.AppendInt(dst, int64(x), 10), nil
 	case int64:
 		return strconv.AppendInt(dst, x, 10), nil
+	case map[string]string, map[string]any:
+		if out, ok := appendMap(dst, x); ok {
+			return out, nil
+		}
 	case json.RawMessage:
 		if x == nil {
 			return append(dst, "null"...), nil
@@ -87,4 +92,78 @@ func plain(s string) bool {
 		}
 	}
 	return true
+}
+
+// appendMap appends the JSON of a map of strings, or of a map whose values
+// are strings, booleans, integers, nil or such maps, when every key and
+// string is plain: keys sorted, as encoding/json writes them. It reports
+// false, with dst as it was, for any other map.
+func appendMap(dst []byte, m any) ([]byte, bool) {
+	start := len(dst)
+	var keys []string
+	switch x := m.(type) {
+	case map[string]string:
+		if x == nil {
+			return append(dst, "null"...), true
+		}
+		keys = make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			v := x[k]
+			if !plain(k) || !plain(v) {
+				return dst[:start], false
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(append(append(dst, '"'), k...), '"', ':', '"')
+			dst = append(append(dst, v...), '"')
+		}
+		return append(dst, '}'), true
+	case map[string]any:
+		if x == nil {
+			return append(dst, "null"...), true
+		}
+		keys = make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if !plain(k) {
+				return dst[:start], false
+			}
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(append(append(dst, '"'), k...), '"', ':')
+			var ok bool
+			switch v := x[k].(type) {
+			case nil:
+				dst, ok = append(dst, "null"...), true
+			case string:
+				if ok = plain(v); ok {
+					dst = append(append(append(dst, '"'), v...), '"')
+				}
+			case bool:
+				dst, ok = strconv.AppendBool(dst, v), true
+			case int:
+				dst, ok = strconv.AppendInt(dst, int64(v), 10), true
+			case int64:
+				dst, ok = strconv.AppendInt(dst, v, 10), true
+			case map[string]string, map[string]any:
+				dst, ok = appendMap(dst, v)
+			}
+			if !ok {
+				return dst[:start], false
+			}
+		}
+		return append(dst, '}'), true
+	}
+	return dst, false
 }

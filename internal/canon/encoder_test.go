@@ -18,6 +18,9 @@ func TestEncoderMatchesCompact(t *testing.T) {
 		"", "quote\" back\\ tab\t nl\n bell\a del\x7f", "bad \xff utf-8", "Zoë", int64(-7), false,
 		json.RawMessage(nil), json.RawMessage(`"a\u2028b \ufffd \u003c"`), json.RawMessage("[\"bad \xff\"]"),
 		Compacted(`{"a":[1,"x"]}`), Compacted(nil),
+		map[string]string{"b": "1", "a": "2", "": ""}, map[string]string{"q\"": "x"}, map[string]string{"a": "é"}, map[string]string(nil),
+		map[string]any{"z": 1, "a": "x", "m": map[string]any{"n": nil, "t": true, "i": int64(-3)}, "s": map[string]string{"k": "v"}},
+		map[string]any{"f": 1.5, "a": "x"}, map[string]any{"list": []int{1}}, map[string]any{"bad": "\xff"}, map[string]any(nil), map[string]any{},
 		struct {
 			N string `json:"n"`
 		}{"x"},
@@ -77,4 +80,24 @@ func compactReference(v any) ([]byte, error) {
 		return nil, err
 	}
 	return validUTF8(unescapeSeparators(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))), nil
+}
+
+// Maps of strings and of simple values, which agents pass as tool inputs,
+// are written as encoding/json writes them, whatever their keys and values.
+func FuzzEncoderMaps(f *testing.F) {
+	f.Add("a", "b", "c", int64(1), true)
+	f.Add("", "\u2028", "<&>", int64(-9), false)
+	enc := NewEncoder()
+	f.Fuzz(func(t *testing.T, k1, k2, v string, n int64, b bool) {
+		for _, m := range []any{
+			map[string]string{k1: v, k2: k1},
+			map[string]any{k1: v, k2: n, "b": b, "m": map[string]any{k2: nil, k1: map[string]string{v: v}}},
+		} {
+			want, werr := compactReference(m)
+			got, gerr := enc.AppendCompact(nil, m)
+			if werr != nil || gerr != nil || string(want) != string(got) {
+				t.Fatalf("%#v: want %q (%v), got %q (%v)", m, want, werr, got, gerr)
+			}
+		}
+	})
 }
