@@ -165,10 +165,10 @@ func TestWriteHoldsTheReadersLimits(t *testing.T) {
 	}
 }
 
-// WriteAll, which looks at each folder once for all the files it writes
-// there, still refuses a symlink at any one file's place or at a folder, and
-// writes nothing through it.
-func TestWriteAllFollowsNoSymlink(t *testing.T) {
+// WriteAll and a Reader, which look at each folder once for all the files
+// they write or read there, still refuse a symlink at any one file's place
+// or at a folder, and write or read nothing through it.
+func TestWriteAllAndReaderFollowNoSymlink(t *testing.T) {
 	entry := Entry{Result: []byte("{\"new\": 1}\n"), StateDiff: []byte("{}\n")}
 	for _, tt := range []struct {
 		name string
@@ -195,6 +195,13 @@ func TestWriteAllFollowsNoSymlink(t *testing.T) {
 				cases = append(cases, Keyed{Key{key.Env, key.Agent, task}, entry})
 			}
 			path := tt.link(s, outside)
+			r := s.Reader()
+			_, err := r.ReadLike(cases[0].Key, Entry{})
+			if sameFolder := filepath.Dir(path) == filepath.Dir(s.Path(cases[0].Key, "result.json")); sameFolder && err != nil {
+				t.Fatalf("a good baseline beside the link: %v", err)
+			}
+			_, err = r.ReadLike(cases[2].Key, Entry{})
+			wantNamed(t, err, path, safeio.ErrSymlink)
 			secret, _ := os.ReadFile(filepath.Join(outside, "secret.json"))
 			_, failed, err := s.WriteAll(cases, 4)
 			wantNamed(t, err, path, safeio.ErrSymlink)

@@ -173,7 +173,7 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 				continue
 			}
 			path := s.Path(k, name)
-			old, readErr := s.readArtifact(path, data)
+			old, readErr := s.readArtifact(path, data, s.checkPath)
 			if readErr == nil && string(old) == string(data) {
 				continue
 			}

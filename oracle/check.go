@@ -70,6 +70,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 	if err != nil {
 		return nil, err
 	}
+	reader := store.Reader()
 	var sum Summary
 	// obsoleteBefore hands on the obsolete keys before k (all of them when
 	// k is nil)
@@ -89,7 +90,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		kept *Kept
 	}
 	err = eachCase(ctx, cases, opts, true, func(c Case, run caseRun) compared {
-		cr, keep := compareCase(store, c, run.fresh, run.err)
+		cr, keep := compareCase(reader, c, run.fresh, run.err)
 		cr.Elapsed = run.elapsed
 		out := compared{cr: cr}
 		if keep != keepNothing {
@@ -131,7 +132,7 @@ const (
 // compareCase reports one case from its fresh runs (or the error that
 // stopped them) and the store's baseline, and says what of the fresh runs
 // belongs in the check's result.
-func compareCase(store *baseline.Store, c Case, fresh *Fresh, runErr error) (*CaseReport, keeping) {
+func compareCase(store *baseline.Reader, c Case, fresh *Fresh, runErr error) (*CaseReport, keeping) {
 	cr := newCaseReport(c.Key)
 	if runErr != nil {
 		cr.Status, cr.Error = StatusError, runErr.Error()

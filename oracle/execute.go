@@ -156,7 +156,7 @@ func StreamOf(cases []Case) CaseStream {
 // inFlight is how many cases, per job, may be between being started and
 // being handed on in order: a slow case holds back at most that many
 // finished ones.
-const inFlight = 4
+const inFlight = 16
 
 // eachCase runs the cases with opts.Jobs workers. As each case's runs end,
 // work turns them into what the caller keeps of the case, on the worker's
