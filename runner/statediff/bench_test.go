@@ -164,3 +164,20 @@ func BenchmarkComputeRolloutFirst(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkMarshalRollout writes the state-diff.json of
+// BenchmarkComputeRollout's diff, as the runner does once per rollout.
+func BenchmarkMarshalRollout(b *testing.B) {
+	before, after := rolloutStates(b)
+	d, err := Compute(before, after)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	defer measureCPU(b)()
+	for b.Loop() {
+		if _, err := d.Marshal(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -68,6 +68,9 @@ func checkCompute(t *testing.T, a, b []byte) {
 	if err != nil {
 		t.Fatalf("Marshal: %v", err)
 	}
+	if viaCanon, _ := canon.Marshal(d); !bytes.Equal(got, viaCanon) {
+		t.Fatalf("Marshal differs from canon.Marshal:\n%s", cmp.Diff(string(viaCanon), string(got)))
+	}
 	ref, err := reference(a, b)
 	if err != nil {
 		t.Fatalf("reference(%q, %q): %v", a, b, err)

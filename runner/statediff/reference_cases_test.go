@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -45,6 +46,17 @@ func TestComputeMatchesReference(t *testing.T) {
 		{"strings to re-encode", `{"c":[{"id":"a","v":"x\u2028\"\ud800é"}]}`, `{"c":[{"id":"a","v":"x\u2028\"\ud800e\u0301","w":"\/\u00e9"}]}`},
 		{"invalid UTF-8", "{\"c\":[{\"id\":\"\xff\",\"v\":\"\xfe\"}]}", "{\"c\":[{\"id\":\"\xff\",\"v\":\"\xfd\"},{\"id\":\"\xfe\"}]}"},
 	}
+	// a change at every level reports a path as long as the nesting at
+	// every level, so those nest less deeply
+	deep := func(n int, open, close, leaf string) string {
+		return `{"c":[{"id":"a","v":` + strings.Repeat(open, n) + leaf + strings.Repeat(close, n) + `}]}`
+	}
+	tests = append(tests,
+		struct{ name, before, after string }{"deep arrays", deep(9000, "[", "]", "1"), deep(9000, "[", "]", "2")},
+		struct{ name, before, after string }{"deep arrays, one more item at each level", deep(500, "[", "]", "1"), deep(500, "[", ",0]", "1")},
+		struct{ name, before, after string }{"deep objects", deep(9000, `{"k":`, "}", "1"), deep(9000, `{"k":`, "}", "[1]")},
+		struct{ name, before, after string }{"deep objects out of order", deep(500, `{"z":1,"k":`, "}", "1"), deep(500, `{"z":2,"k":`, `,"a":0}`, "1")},
+	)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			sameAsReference(t, []byte(tt.before), []byte(tt.after))
@@ -108,6 +120,9 @@ func sameAsReference(t *testing.T, before, after []byte) {
 	got, err := d.Marshal()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if viaCanon, _ := canon.Marshal(d); !bytes.Equal(got, viaCanon) {
+		t.Fatalf("Marshal differs from canon.Marshal:\n%s", cmp.Diff(string(viaCanon), string(got)))
 	}
 	ref, err := reference(before, after)
 	if err != nil {

@@ -31,8 +31,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-
-	"github.com/agent-oracle/oracle/internal/canon"
 )
 
 // Diff is the content of state-diff.json.
@@ -109,11 +107,7 @@ func Compute(before, after []byte) (*Diff, error) {
 			am, aColl := at.members()
 			bm, bColl := bt.members()
 			if aColl && bColl && at.kind == bt.kind {
-				c, err := w.collection(am, bm)
-				if err != nil {
-					return nil, fmt.Errorf("collection %s: %w", key, err)
-				}
-				if c != nil {
+				if c := w.collection(am, bm); c != nil {
 					d.Collections[key] = c
 				}
 				continue
@@ -138,9 +132,6 @@ func Compute(before, after []byte) (*Diff, error) {
 	return d, nil
 }
 
-// Marshal writes the diff as state-diff.json bytes.
-func (d *Diff) Marshal() ([]byte, error) { return canon.Marshal(d) }
-
 func unionKeys[V any](a, b map[string]V) []string {
 	keys := make([]string, 0, len(a)+len(b))
 	for k := range a {
@@ -157,8 +148,9 @@ func unionKeys[V any](a, b map[string]V) []string {
 
 // differ compares members; what it reports is written to its arena.
 type differ struct {
-	arena arena
-	path  []byte // the JSON Pointer of the value being compared
+	arena  arena
+	path   []byte // the JSON Pointer of the value being compared
+	ta, tb tree   // the member being compared, before and after
 }
 
 func (w *differ) canonical(v []byte, present bool) json.RawMessage {
@@ -169,7 +161,7 @@ func (w *differ) canonical(v []byte, present bool) json.RawMessage {
 }
 
 // collection merges two id-sorted member lists.
-func (w *differ) collection(a, b []entry) (*Collection, error) {
+func (w *differ) collection(a, b []entry) *Collection {
 	c := &Collection{Added: []Member{}, Removed: []Member{}, Changed: []Changed{}}
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
@@ -187,45 +179,39 @@ func (w *differ) collection(a, b []entry) (*Collection, error) {
 				continue
 			}
 			var changes []Change
-			if err := w.values(&changes, av, bv, true, true); err != nil {
-				return nil, fmt.Errorf("member %s: %w", a[i-1].id, err)
-			}
+			w.ta.reset(av)
+			w.tb.reset(bv)
+			w.values(&changes, av, bv, true, true)
 			if len(changes) > 0 {
 				c.Changed = append(c.Changed, Changed{ID: string(a[i-1].id), Changes: changes})
 			}
 		}
 	}
 	if len(c.Added)+len(c.Removed)+len(c.Changed) == 0 {
-		return nil, nil
+		return nil
 	}
-	return c, nil
+	return c
 }
 
-// values appends the changes between two raw values at w.path.
-func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) error {
+// values appends the changes between two raw values at w.path, a inside
+// w.ta's member and b inside w.tb's.
+func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) {
 	switch {
 	case !aok && !bok:
-		return nil
+		return
 	case !aok:
 		*out = append(*out, Change{Path: string(w.path), Op: Add, To: w.arena.canonical(b)})
-		return nil
+		return
 	case !bok:
 		*out = append(*out, Change{Path: string(w.path), Op: Remove, From: w.arena.canonical(a)})
-		return nil
+		return
 	}
 	if bytes.Equal(a, b) {
-		return nil
+		return
 	}
 	switch {
 	case a[0] == '{' && b[0] == '{':
-		ma, err := objectMembers(a)
-		if err != nil {
-			return err
-		}
-		mb, err := objectMembers(b)
-		if err != nil {
-			return err
-		}
+		ma, mb := w.ta.object(a), w.tb.object(b)
 		i, j := 0, 0
 		for i < len(ma) || j < len(mb) {
 			var key, av, bv []byte
@@ -244,20 +230,11 @@ func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) error {
 					continue
 				}
 			}
-			if err := w.at(escape(key), out, av, bv, aok, bok); err != nil {
-				return err
-			}
+			w.at(escape(key), out, av, bv, aok, bok)
 		}
-		return nil
+		return
 	case a[0] == '[' && b[0] == '[':
-		la, err := arrayItems(a)
-		if err != nil {
-			return err
-		}
-		lb, err := arrayItems(b)
-		if err != nil {
-			return err
-		}
+		la, lb := w.ta.items(a), w.tb.items(b)
 		for i := 0; i < max(len(la), len(lb)); i++ {
 			var av, bv []byte
 			if i < len(la) {
@@ -269,29 +246,25 @@ func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) error {
 			if i < len(la) && i < len(lb) && bytes.Equal(av, bv) {
 				continue
 			}
-			if err := w.at(strconv.AppendInt(nil, int64(i), 10), out, av, bv, i < len(la), i < len(lb)); err != nil {
-				return err
-			}
+			w.at(strconv.AppendInt(nil, int64(i), 10), out, av, bv, i < len(la), i < len(lb))
 		}
-		return nil
+		return
 	}
 	mark := len(w.arena.buf)
 	ca, cb := w.arena.canonical(a), w.arena.canonical(b)
 	if bytes.Equal(ca, cb) {
 		w.arena.drop(mark)
-		return nil
+		return
 	}
 	*out = append(*out, Change{Path: string(w.path), Op: Replace, From: ca, To: cb})
-	return nil
 }
 
 // at compares two values at the reference token tok under w.path.
-func (w *differ) at(tok []byte, out *[]Change, a, b []byte, aok, bok bool) error {
+func (w *differ) at(tok []byte, out *[]Change, a, b []byte, aok, bok bool) {
 	n := len(w.path)
 	w.path = append(append(w.path, '/'), tok...)
-	err := w.values(out, a, b, aok, bok)
+	w.values(out, a, b, aok, bok)
 	w.path = w.path[:n]
-	return err
 }
 
 // escape encodes a key as a JSON Pointer reference token (RFC 6901).
@@ -301,22 +274,4 @@ func escape(k []byte) []byte {
 	}
 	k = bytes.ReplaceAll(k, []byte("~"), []byte("~0"))
 	return bytes.ReplaceAll(k, []byte("/"), []byte("~1"))
-}
-
-// objectMembers returns the members of the valid object b sorted by key,
-// the last of repeated keys winning.
-func objectMembers(b []byte) ([]entry, error) {
-	var list []entry
-	err := eachMember(b, func(_, key, value []byte) { list = append(list, entry{key, value}) })
-	if err != nil {
-		return nil, err
-	}
-	list, _ = topValue{list: list, kind: '{', sorted: isSorted(list)}.members()
-	return list, nil
-}
-
-func arrayItems(b []byte) ([][]byte, error) {
-	var out [][]byte
-	err := eachItem(b, func(item []byte) { out = append(out, item) })
-	return out, err
 }

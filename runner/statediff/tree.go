@@ -1,0 +1,98 @@
+package statediff
+
+import "slices"
+
+// tree indexes the objects and arrays of one member's valid value by where
+// they start, so that the diff steps over a nested value with one lookup
+// instead of scanning it again at every level it descends through: the
+// diff of a member stays linear in its size however deep its nesting.
+type tree struct {
+	root   []byte
+	starts []int // the offset in root of each object and array, in order
+	ends   []int // the offset after each
+	stack  []int
+	built  bool
+}
+
+func (t *tree) reset(root []byte) {
+	t.root, t.starts, t.ends, t.built = root, t.starts[:0], t.ends[:0], false
+}
+
+func (t *tree) build() {
+	b := t.root
+	t.stack = t.stack[:0]
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case '"':
+			end, _, err := skipString(b, i)
+			if err != nil {
+				return
+			}
+			i = end
+			continue
+		case '{', '[':
+			t.stack = append(t.stack, len(t.starts))
+			t.starts = append(t.starts, i)
+			t.ends = append(t.ends, 0)
+		case '}', ']':
+			if len(t.stack) > 0 {
+				t.ends[t.stack[len(t.stack)-1]] = i + 1
+				t.stack = t.stack[:len(t.stack)-1]
+			}
+		}
+		i++
+	}
+	t.built = true
+}
+
+// end returns the index after the value at v[i], v being a value inside
+// the root (sliced from it).
+func (t *tree) end(v []byte, i int) int {
+	if c := v[i]; c == '{' || c == '[' {
+		if !t.built {
+			t.build()
+		}
+		if off := cap(t.root) - cap(v) + i; 0 <= off && off < len(t.root) {
+			if k, ok := slices.BinarySearch(t.starts, off); ok && t.ends[k] > off {
+				return t.ends[k] - off + i
+			}
+		}
+	}
+	end, _ := scanValue(v, i, 0)
+	return end
+}
+
+// object returns the members of the valid object v sorted by key, the last
+// of repeated keys winning.
+func (t *tree) object(v []byte) []entry {
+	var list []entry
+	i := skipSpace(v, 1)
+	for i < len(v) && v[i] == '"' {
+		kend, escaped, _ := skipString(v, i)
+		key, _ := decodeText(v[i:kend], escaped)
+		i = skipSpace(v, skipSpace(v, kend)+1)
+		end := t.end(v, i)
+		list = append(list, entry{key, v[i:end]})
+		i = skipSpace(v, end)
+		if i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
+	list, _ = topValue{list: list, kind: '{', sorted: isSorted(list)}.members()
+	return list
+}
+
+// items returns the items of the valid array v.
+func (t *tree) items(v []byte) [][]byte {
+	var list [][]byte
+	i := skipSpace(v, 1)
+	for i < len(v) && v[i] != ']' {
+		end := t.end(v, i)
+		list = append(list, v[i:end])
+		i = skipSpace(v, end)
+		if i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+		}
+	}
+	return list
+}
