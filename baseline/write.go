@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -72,80 +70,14 @@ type Keyed struct {
 	Entry Entry
 }
 
-// WriteAll freezes many cases as Write freezes them one after another, in
-// three steps: jobs goroutines (at least 1) compare each file with the
-// store's and write the ones that differ to fsynced temporary files; then,
-// in the cases' order, the temporary files are renamed into place; last,
-// each folder that received a file is fsynced once. A file is so replaced
-// atomically, as Write replaces it, with one folder fsync per folder
-// instead of one per file.
-//
-// It returns what happened to each case up to failed, the index of the
-// first case that could not be written (its error is err; some of its
-// files may have been renamed, and then its result is Written), or -1. The
-// cases after failed are not written. err with failed -1 means every file
-// is in place but a folder could not be fsynced.
+// WriteAll freezes many cases as a Batch of jobs goroutines to which they
+// are added in order and which is then committed.
 func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed int, err error) {
-	results = make([]WriteResult, len(cases))
-	staged := make([][]stagedFile, len(cases))
-	errs := make([]error, len(cases))
-	var (
-		wg      sync.WaitGroup
-		next    atomic.Int64
-		stopped atomic.Int64 // the lowest index that failed, or len(cases)
-	)
-	stopped.Store(int64(len(cases)))
-	dirs := &folders{store: s}
-	for range min(max(jobs, 1), len(cases)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(cases) || int64(i) > stopped.Load() {
-					return // the cases after a failure are not written
-				}
-				staged[i], errs[i] = s.stage(cases[i].Key, cases[i].Entry, dirs)
-				if errs[i] != nil {
-					for {
-						cur := stopped.Load()
-						if int64(i) >= cur || stopped.CompareAndSwap(cur, int64(i)) {
-							break
-						}
-					}
-				}
-			}
-		}()
+	b := s.NewBatch(min(jobs, len(cases)))
+	for _, c := range cases {
+		b.Add(c.Key, c.Entry)
 	}
-	wg.Wait()
-
-	failed = -1
-	renamed := map[string]bool{}
-	for i := range cases {
-		if failed >= 0 {
-			discard(staged[i])
-			continue
-		}
-		if errs[i] != nil {
-			failed, err = i, errs[i]
-			continue
-		}
-		for j, f := range staged[i] {
-			if rerr := os.Rename(f.tmp, f.path); rerr != nil {
-				discard(staged[i][j:])
-				failed, err = i, fmt.Errorf("record %s: %w", cases[i].Key, rerr)
-				break
-			}
-			results[i] = Written
-			renamed[filepath.Dir(f.path)] = true
-		}
-	}
-	for _, dir := range slices.Sorted(maps.Keys(renamed)) {
-		if serr := atomicfile.SyncDir(dir); serr != nil && err == nil {
-			err = fmt.Errorf("record: %w", serr)
-		}
-	}
-	return results, failed, err
+	return b.Commit()
 }
 
 // stagedFile is a file written to tmp, fsynced, waiting to be renamed to
@@ -187,6 +119,7 @@ type folders struct {
 	store *Store
 	mu    sync.Mutex
 	seen  map[string]*folder
+	made  []string // the folders make made
 }
 
 type folder struct {
@@ -223,11 +156,35 @@ func (d *folders) checkPath(path string) error {
 	return nil
 }
 
-// make makes the folder dir once.
+// make makes the folder dir once, and remembers the folders it made.
 func (d *folders) make(dir string) error {
 	f := d.get(dir)
-	f.makeOnce.Do(func() { f.makeErr = d.store.writer().MakeDir(dir) })
+	f.makeOnce.Do(func() {
+		var missing []string
+		for p := dir; filepath.Dir(p) != p; p = filepath.Dir(p) {
+			if _, err := os.Lstat(p); err == nil {
+				break
+			}
+			missing = append(missing, p)
+		}
+		f.makeErr = d.store.writer().MakeDir(dir)
+		d.mu.Lock()
+		d.made = append(d.made, missing...)
+		d.mu.Unlock()
+	})
 	return f.makeErr
+}
+
+// removeMade removes the folders make made, the deepest first, if they are
+// empty.
+func (d *folders) removeMade() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	slices.SortFunc(d.made, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range d.made {
+		os.Remove(p)
+	}
+	d.made = nil
 }
 
 // writeAtomic writes data to path through the one atomic writer: no

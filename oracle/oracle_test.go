@@ -34,7 +34,8 @@ type account struct {
 type ledgerOpts struct {
 	feeFactor float64 // the shared helper's formula: a mutant changes it
 	tasks     int
-	flaky     bool // the state carries a value that changes every rollout
+	flaky     bool   // the state carries a value that changes every rollout
+	failOpen  string // the task whose world cannot be made: its case fails to run
 }
 
 func newLedger(t testing.TB, o ledgerOpts) env.Environment {
@@ -81,7 +82,10 @@ func newLedger(t testing.TB, o ledgerOpts) env.Environment {
 	e, err := env.New(env.Definition[ledger]{
 		Name:      "ledger",
 		TaskFiles: files,
-		NewState: func(env.Task) (*ledger, error) {
+		NewState: func(task env.Task) (*ledger, error) {
+			if task.ID == o.failOpen {
+				return nil, fmt.Errorf("no world for %s", task.ID)
+			}
 			s := &ledger{Rate: 0.1}
 			for i := 1; i <= min(o.tasks, 10); i++ {
 				s.Accounts = append(s.Accounts, account{ID: fmt.Sprintf("A-%d", i), Balance: 1000})

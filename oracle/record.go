@@ -75,17 +75,21 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return nil, err
 	}
 	defer unlock()
+	stream := StreamOf(cases)
 
-	// keep only what freezing needs of each case: its key, report line and
-	// entry
+	// the files of each case whose runs agree are written to temporary
+	// files as soon as the case is over, and only renamed into place once
+	// every case has run; what is kept of a case is its report line
 	type recorded struct {
 		key   baseline.Key
 		rc    RecordedCase
 		entry baseline.Entry
 	}
-	done := make([]recorded, 0, len(cases))
+	batch := store.NewBatch(writeJobs)
+	rep := &RecordReport{Cases: make([]RecordedCase, 0, stream.Len)}
+	var at []int // the case of each write
 	failed := false
-	eachCase(ctx, StreamOf(cases), opts.Options, false, func(c Case, run caseRun) recorded {
+	eachCase(ctx, stream, opts.Options, false, func(c Case, run caseRun) recorded {
 		r := recorded{key: c.Key, rc: RecordedCase{Case: c.Key.String()}}
 		switch {
 		case run.err != nil:
@@ -101,29 +105,22 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return r
 	}, func(_ Case, r recorded) error {
 		failed = failed || r.rc.Status == RecordError
-		done = append(done, r)
+		if !failed && r.rc.Status == RecordNotWritten {
+			batch.Add(r.key, r.entry)
+			at = append(at, len(rep.Cases))
+		}
+		rep.Cases = append(rep.Cases, r.rc)
 		return nil
 	})
 	if err := ctx.Err(); err != nil {
+		batch.Discard()
 		return nil, context.Cause(ctx)
 	}
-	rep := &RecordReport{Cases: make([]RecordedCase, len(done))}
-	for i, r := range done {
-		rep.Cases[i] = r.rc
-	}
 	if failed {
+		batch.Discard()
 		return rep, nil // nothing is written when a case failed to run
 	}
-	var writes []baseline.Keyed
-	var at []int // the case of each write
-	for i, r := range done {
-		if r.rc.Status != RecordRefused {
-			writes = append(writes, baseline.Keyed{Key: r.key, Entry: r.entry})
-			at = append(at, i)
-		}
-	}
-	done = nil
-	results, stopped, err := store.WriteAll(writes, writeJobs)
+	results, stopped, err := batch.Commit()
 	for w, i := range at {
 		rc := &rep.Cases[i]
 		switch {
@@ -148,7 +145,7 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 	case err != nil:
 		return rep, err
 	}
-	obsolete, err := obsoleteKeys(store, StreamOf(cases), sel)
+	obsolete, err := obsoleteKeys(store, stream, sel)
 	if err != nil {
 		return rep, err
 	}

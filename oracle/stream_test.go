@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -165,4 +168,51 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 	if !errors.Is(err, stop) || calls != 4 {
 		t.Errorf("after a failing callback: %v, %d calls", err, calls)
 	}
+}
+
+// Record writes the files of a case while later cases still run, but a
+// case that fails to run, even after others were written that way, leaves
+// the store as it was: the old baselines' bytes, no temporary file, no
+// folder made.
+func TestRecordWritesNothingWhenACaseFails(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "baselines")
+	store := &baseline.Store{Root: root}
+	rep, err := Record(context.Background(), store, cases(t, newLedger(t, ledgerOpts{tasks: 30, failOpen: "TASK-027"})), Selection{}, RecordOptions{Options: Options{Jobs: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Count(RecordError) != 1 || rep.Count(RecordNotWritten) != 29 {
+		t.Fatalf("%d errors, %d not written", rep.Count(RecordError), rep.Count(RecordNotWritten))
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 1 || entries[0].Name() != ".lock" {
+		t.Errorf("the new store holds %v", entries)
+	}
+
+	record(t, store, newLedger(t, ledgerOpts{tasks: 30}))
+	before := storeFiles(t, root)
+	mutant := newLedger(t, ledgerOpts{tasks: 30, feeFactor: 1.5, failOpen: "TASK-027"})
+	if _, err := Record(context.Background(), store, cases(t, mutant), Selection{}, RecordOptions{Options: Options{Jobs: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, storeFiles(t, root)); diff != "" {
+		t.Errorf("the store changed (-before +after):\n%s", diff)
+	}
+}
+
+// storeFiles maps each file under root (the lock aside) to its bytes.
+func storeFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		files[path] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
