@@ -18,14 +18,27 @@ import (
 
 // Marshal encodes v as indented JSON followed by a newline.
 func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	// the compact JSON, indented: what json.Encoder does with SetIndent,
+	// with canon's compact form (whose strings are already final) and
+	// reused buffers
+	enc := encoders.Get().(*Encoder)
+	defer func() {
+		if cap(enc.scratch) <= 64<<10 && enc.buf.Cap() <= 64<<10 {
+			encoders.Put(enc) // a huge value's buffers are not kept
+		}
+	}()
+	compact, err := enc.AppendCompact(enc.scratch[:0], v)
+	if err != nil {
 		return nil, err
 	}
-	return validUTF8(unescapeSeparators(buf.Bytes())), nil
+	enc.scratch = compact
+	var out bytes.Buffer
+	out.Grow(len(compact) + len(compact)/2 + 1)
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
 
 // Compact encodes v on one line without HTML escaping and without a newline,
@@ -33,8 +46,8 @@ func Marshal(v any) ([]byte, error) {
 func Compact(v any) ([]byte, error) {
 	enc := encoders.Get().(*Encoder)
 	out, err := enc.AppendCompact(nil, v)
-	if enc.buf.Cap() <= 64<<10 {
-		encoders.Put(enc) // a huge value's buffer is not kept
+	if enc.buf.Cap() <= 64<<10 && cap(enc.scratch) <= 64<<10 {
+		encoders.Put(enc) // a huge value's buffers are not kept
 	}
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -75,6 +76,9 @@ func FuzzMarshal(f *testing.F) {
 		if !reflect.DeepEqual(v, back) {
 			t.Fatalf("round trip changed the value:\n%#v\n%#v", v, back)
 		}
+		if ref, err := marshalReference(v); err != nil || string(ref) != string(out) {
+			t.Fatalf("Marshal differs from the plain json.Encoder's indentation:\n%s\n%s (%v)", out, ref, err)
+		}
 		again, err := Marshal(back)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("Marshal is not idempotent:\n%s\n%s", out, again)
@@ -84,4 +88,16 @@ func FuzzMarshal(f *testing.F) {
 			t.Fatalf("Compact: %v %q", err, compact)
 		}
 	})
+}
+
+// marshalReference is what Marshal writes, by the plain json.Encoder.
+func marshalReference(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return validUTF8(unescapeSeparators(buf.Bytes())), nil
 }

@@ -13,6 +13,8 @@ import (
 type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	// scratch holds Marshal's compact JSON between values
+	scratch []byte
 }
 
 // Compacted is JSON as Compact or AppendCompact wrote it. AppendCompact
