@@ -96,8 +96,9 @@ func (s *Store) ReadLike(k Key, like Entry) (Entry, error) {
 
 // Reader reads many baselines of a store that is not being written, as
 // ReadLike reads them, looking for symlinks once in each folder's chain
-// rather than once for each file (each file itself is looked at every
-// time): for a check, which reads every baseline once.
+// rather than once for each file (each file is opened without following a
+// symlink, which is refused with the same error): for a check, which reads
+// every baseline once.
 type Reader struct{ dirs folders }
 
 // Reader returns a Reader of the store.
@@ -105,7 +106,7 @@ func (s *Store) Reader() *Reader { return &Reader{folders{store: s}} }
 
 // ReadLike is Store.ReadLike.
 func (r *Reader) ReadLike(k Key, like Entry) (Entry, error) {
-	return r.dirs.store.readLike(k, like, r.dirs.checkPath)
+	return r.dirs.store.readLike(k, like, r.dirs.checkFolder)
 }
 
 // readLike is ReadLike with checkPath looking for symlinks on the way to

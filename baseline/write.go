@@ -145,15 +145,22 @@ func (d *folders) get(dir string) *folder {
 // file itself is looked at each time.
 func (d *folders) checkPath(path string) error {
 	dir := filepath.Dir(path)
-	f := d.get(dir)
-	f.checkOnce.Do(func() { f.checkErr = d.store.checkPath(dir) })
-	if f.checkErr != nil {
-		return f.checkErr
+	if err := d.checkFolder(path); err != nil {
+		return err
 	}
 	if err := safeio.CheckChain(dir, path); err != nil {
 		return fmt.Errorf("baseline: %w", err)
 	}
 	return nil
+}
+
+// checkFolder is checkPath without the file itself, for a reader that
+// opens it without following a symlink.
+func (d *folders) checkFolder(path string) error {
+	dir := filepath.Dir(path)
+	f := d.get(dir)
+	f.checkOnce.Do(func() { f.checkErr = d.store.checkPath(dir) })
+	return f.checkErr
 }
 
 // make makes the folder dir once, and remembers the folders it made.

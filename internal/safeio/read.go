@@ -53,9 +53,22 @@ func readAll(f *os.File, path string, limit int64) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (it is %s)", ErrNotRegular, kind(info.Mode()))}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
+	// room for the whole file and the read that finds its end, so a file
+	// is read in two reads whatever its size
+	r := io.LimitReader(f, limit+1)
+	data := make([]byte, 0, min(info.Size(), limit)+512)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}

@@ -48,17 +48,30 @@ func measureCPU(b *testing.B) (stop func()) {
 // entities changed.
 func BenchmarkCompute100k(b *testing.B) {
 	before, after := largeStates(b, 100_000)
-	b.SetBytes(int64(len(before) + len(after)))
+	benchCompute(b, [][]byte{before}, after, func(d *Diff) error {
+		if got := len(d.Collections["entities"].Changed); got != 1000 {
+			return fmt.Errorf("%d changed, want 1000", got)
+		}
+		return nil
+	})
+}
+
+// benchCompute diffs each of befores in turn with after, checking each
+// diff.
+func benchCompute(b *testing.B, befores [][]byte, after []byte, check func(*Diff) error) {
+	b.SetBytes(int64(len(befores[0]) + len(after)))
 	b.ReportAllocs()
 	defer measureCPU(b)()
+	i := 0
 	for b.Loop() {
-		d, err := Compute(before, after)
+		d, err := Compute(befores[i%len(befores)], after)
+		if err == nil {
+			err = check(d)
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got := len(d.Collections["entities"].Changed); got != 1000 {
-			b.Fatalf("%d changed, want 1000", got)
-		}
+		i++
 	}
 }
 
@@ -127,18 +140,7 @@ func rolloutStates(tb testing.TB) (before, after []byte) {
 // before, as every rollout of a task after its first starts from.
 func BenchmarkComputeRollout(b *testing.B) {
 	before, after := rolloutStates(b)
-	b.SetBytes(int64(len(before) + len(after)))
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	for b.Loop() {
-		d, err := Compute(before, after)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(d.Collections) != 3 {
-			b.Fatalf("%d collections changed, want 3", len(d.Collections))
-		}
-	}
+	benchCompute(b, [][]byte{before}, after, threeChanged)
 }
 
 // BenchmarkComputeRolloutFirst is BenchmarkComputeRollout from a state
@@ -149,20 +151,14 @@ func BenchmarkComputeRolloutFirst(b *testing.B) {
 	for i := range befores {
 		befores[i] = bytes.Replace(before, []byte(`"now":"2026-04-13T09:00:00Z"`), fmt.Appendf(nil, `"now":"2026-04-13T09:%02d:%02dZ"`, i/60, i%60), 1)
 	}
-	b.SetBytes(int64(len(before) + len(after)))
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	i := 0
-	for b.Loop() {
-		d, err := Compute(befores[i%len(befores)], after)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(d.Collections) != 3 {
-			b.Fatalf("%d collections changed, want 3", len(d.Collections))
-		}
-		i++
+	benchCompute(b, befores, after, threeChanged)
+}
+
+func threeChanged(d *Diff) error {
+	if len(d.Collections) != 3 {
+		return fmt.Errorf("%d collections changed, want 3", len(d.Collections))
 	}
+	return nil
 }
 
 // BenchmarkMarshalRollout writes the state-diff.json of

@@ -56,13 +56,17 @@ func (l *lists) get(capacity int) []entry {
 // keep records list, grown from one that get returned, for release.
 func (l *lists) keep(list []entry) {
 	if !l.own && len(l.taken) > 0 {
-		*l.taken[len(l.taken)-1] = list[:0]
+		*l.taken[len(l.taken)-1] = list
 	}
 }
 
+// release gives the lists back, cleared as far as they were filled (the
+// pool must not keep the states alive), so that a small diff after a large
+// one does not clear the large one's capacity.
 func (l *lists) release() {
 	for _, p := range l.taken {
-		clear((*p)[:cap(*p)]) // the pool must not keep the states alive
+		clear(*p)
+		*p = (*p)[:0]
 		listPool.Put(p)
 	}
 	l.taken = nil

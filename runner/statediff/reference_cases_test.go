@@ -113,28 +113,37 @@ func TestComputeMatchesReferenceOnEdits(t *testing.T) {
 
 func sameAsReference(t *testing.T, before, after []byte) {
 	t.Helper()
+	if err := compareWithReference(before, after); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// compareWithReference says how Compute and Marshal differ from the
+// reference and from canon.Marshal for before and after.
+func compareWithReference(before, after []byte) error {
 	d, err := Compute(before, after)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	got, err := d.Marshal()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if viaCanon, _ := canon.Marshal(d); !bytes.Equal(got, viaCanon) {
-		t.Fatalf("Marshal differs from canon.Marshal:\n%s", cmp.Diff(string(viaCanon), string(got)))
+		return fmt.Errorf("Marshal differs from canon.Marshal:\n%s", cmp.Diff(string(viaCanon), string(got)))
 	}
 	ref, err := reference(before, after)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	want, err := ref.Marshal()
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s\n→ %s\ndiffers from the reference (-want +got):\n%s", before, after, cmp.Diff(string(want), string(got)))
+		return fmt.Errorf("%s\n→ %s\ndiffers from the reference (-want +got):\n%s", before, after, cmp.Diff(string(want), string(got)))
 	}
+	return nil
 }
 
 // The scans of states before are kept between calls: a caller that
@@ -155,19 +164,37 @@ func TestComputeKeptScans(t *testing.T) {
 			for i := range 20 {
 				b := fmt.Appendf(nil, `{"c":[{"id":"a","v":%d},{"id":"b","v":%d}],"n":%d}`, g, i, i%3)
 				a := fmt.Appendf(nil, `{"c":[{"id":"a","v":%d},{"id":"c","v":%d}],"n":%d}`, g, i, i%2)
-				d, err := Compute(b, a)
-				if err != nil {
+				if err := compareWithReference(b, a); err != nil {
 					t.Error(err)
 					return
-				}
-				got, _ := d.Marshal()
-				ref, _ := reference(b, a)
-				want, _ := ref.Marshal()
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s → %s: got %s, want %s", b, a, got, want)
 				}
 			}
 		}()
 	}
 	wg.Wait()
+}
+
+// A value of the state after that starts with the bytes of its
+// counterpart before is only taken as the same when it ends where that
+// one ends: what follows is still checked, so that sharing bytes with a
+// valid state before never passes an invalid state after.
+func TestComputeRejectsInvalidAfterSharingBytes(t *testing.T) {
+	before := `{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}`
+	for _, after := range []string{
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}]],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]},],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1}{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1x,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x",},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1.,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":truex}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true} x`,
+	} {
+		if _, err := Compute([]byte(before), []byte(after)); err == nil {
+			t.Errorf("Compute accepted %s", after)
+		}
+	}
 }

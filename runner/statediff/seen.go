@@ -43,12 +43,14 @@ func (l *lists) scanBefore(data []byte) (map[string]topValue, error) {
 	}
 	h := maphash.Bytes(seed, data)
 	seen.Lock()
-	for _, s := range seen.states {
+	states := seen.states // compared outside the lock: a kept scan never changes
+	seen.Unlock()
+	for _, s := range states {
 		if s != nil && s.hash == h && bytes.Equal(s.data, data) {
-			seen.Unlock()
 			return s.top, nil
 		}
 	}
+	seen.Lock()
 	again := false
 	for _, x := range seen.hashes {
 		again = again || x == h
