@@ -14,9 +14,9 @@ import (
 // of the bytes and lists that are not lent from the pool.
 
 const (
-	seenStates   = 8       // scans kept
-	seenHashes   = 64      // states before remembered by their hash
-	seenMaxBytes = 1 << 20 // larger states are scanned each time
+	seenStates   = 8         // scans kept
+	seenHashes   = 64        // states before remembered by their hash
+	seenMaxBytes = 256 << 10 // larger states are scanned each time, and what is kept stays small
 )
 
 type seenState struct {
