@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/inputschema"
@@ -23,7 +24,12 @@ import (
 var (
 	schemas   sync.Map // string → *compiled
 	atSchemas sync.Map // *byte → *compiled
+	// atCount bounds atSchemas: a process that makes environments over and
+	// over (each with schema bytes of its own) finds the later ones by text
+	atCount atomic.Int64
 )
+
+const maxAtSchemas = 4096
 
 type compiled struct {
 	text   string
@@ -44,7 +50,7 @@ func compileSchema(text []byte) (*jsonschema.Schema, error) {
 	}
 	v, _ := schemas.LoadOrStore(string(text), &compiled{text: string(text)})
 	c := v.(*compiled)
-	if at != nil {
+	if at != nil && atCount.Add(1) <= maxAtSchemas {
 		atSchemas.Store(at, c)
 	}
 	return c.get()
