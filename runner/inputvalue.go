@@ -79,17 +79,8 @@ func (d *inputDecoder) value(depth int) (any, error) {
 				return nil, err
 			}
 			m[k] = v
-			if d.skipSpace(); d.at >= len(d.data) {
-				return nil, errNotSimple
-			}
-			switch d.data[d.at] {
-			case ',':
-				d.at++
-			case '}':
-				d.at++
-				return m, nil
-			default:
-				return nil, errNotSimple
+			if done, err := d.next('}'); done || err != nil {
+				return m, err
 			}
 		}
 	case c == '[':
@@ -106,17 +97,8 @@ func (d *inputDecoder) value(depth int) (any, error) {
 				return nil, err
 			}
 			a = append(a, v)
-			if d.skipSpace(); d.at >= len(d.data) {
-				return nil, errNotSimple
-			}
-			switch d.data[d.at] {
-			case ',':
-				d.at++
-			case ']':
-				d.at++
-				return a, nil
-			default:
-				return nil, errNotSimple
+			if done, err := d.next(']'); done || err != nil {
+				return a, err
 			}
 		}
 	case c == '"':
@@ -147,6 +129,22 @@ func (d *inputDecoder) value(depth int) (any, error) {
 		}
 	}
 	return nil, errNotSimple
+}
+
+// next reads what follows a member or an element: a comma (more follow)
+// or close (done).
+func (d *inputDecoder) next(close byte) (done bool, err error) {
+	if d.skipSpace(); d.at < len(d.data) {
+		switch d.data[d.at] {
+		case ',':
+			d.at++
+			return false, nil
+		case close:
+			d.at++
+			return true, nil
+		}
+	}
+	return false, errNotSimple
 }
 
 // str decodes the string that starts at d.at.
