@@ -43,15 +43,7 @@ func worldOf[S any](t *testing.T, state func() *S, tools []Tool[S], checkReadOnl
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks, err := e.Tasks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := e.Open(tasks[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return openTask(t, e)
 }
 
 func newCounters() *counters {

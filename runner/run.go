@@ -125,7 +125,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	}
 	rc := RunConfig{MaxToolCalls: cfg.MaxToolCalls, TimeoutMs: cfg.Timeout.Milliseconds(), Agent: cfg.Agent}
 	tools := world.Tools()
-	trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", toolsJSON(e.Name(), tools)))
+	if trace != nil {
+		trace.add("run_start", f("runId", runID), f("environment", e.Name()), f("task", task), f("config", rc), f("tools", toolsJSON(e.Name(), tools)))
+	}
 
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -69,7 +69,10 @@ func validateInput(tool env.ToolSpec, input []byte) *env.ToolError {
 	if err != nil {
 		return env.Errorf("invalid_schema", "tool %s has an input schema that does not compile: %v", tool.Name, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	inst, err := decodeInput(input)
+	if err != nil {
+		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	}
 	if err != nil {
 		return invalidInput(tool.Name, []Problem{{Pointer: "", Message: "input is not JSON: " + err.Error()}})
 	}

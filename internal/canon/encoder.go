@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -46,27 +47,11 @@ func NewEncoder() *Encoder {
 func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 	// the values a trace is mostly made of go without reflection
 	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...), nil
 	case Compacted:
 		if x == nil {
 			return append(dst, "null"...), nil
 		}
 		return append(dst, x...), nil
-	case string:
-		if plain(x) {
-			return append(append(append(dst, '"'), x...), '"'), nil
-		}
-	case bool:
-		return strconv.AppendBool(dst, x), nil
-	case int:
-		return strconv.AppendInt(dst, int64(x), 10), nil
-	case int64:
-		return strconv.AppendInt(dst, x, 10), nil
-	case map[string]string, map[string]any:
-		if out, ok := appendMap(dst, x); ok {
-			return out, nil
-		}
 	case json.RawMessage:
 		if x == nil {
 			return append(dst, "null"...), nil
@@ -76,6 +61,10 @@ func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 			return append(dst, validUTF8(unescapeSeparators(e.buf.Bytes()))...), nil
 		}
 		// the encoder's error says what is wrong
+	default:
+		if out, ok := appendSimple(dst, v); ok {
+			return out, nil
+		}
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
@@ -101,71 +90,58 @@ func plain(s string) bool {
 // string is plain: keys sorted, as encoding/json writes them. It reports
 // false, with dst as it was, for any other map.
 func appendMap(dst []byte, m any) ([]byte, bool) {
-	start := len(dst)
-	var keys []string
 	switch x := m.(type) {
 	case map[string]string:
-		if x == nil {
-			return append(dst, "null"...), true
-		}
-		keys = make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			v := x[k]
-			if !plain(k) || !plain(v) {
-				return dst[:start], false
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(append(append(dst, '"'), k...), '"', ':', '"')
-			dst = append(append(dst, v...), '"')
-		}
-		return append(dst, '}'), true
+		return appendObject(dst, x, func(dst []byte, v string) ([]byte, bool) { return appendSimple(dst, v) })
 	case map[string]any:
-		if x == nil {
-			return append(dst, "null"...), true
+		return appendObject(dst, x, appendSimple)
+	}
+	return dst, false
+}
+
+// appendObject appends m as a JSON object, its keys sorted, each value
+// written by value; false, with dst as it was, when a key is not plain or
+// value cannot write a value.
+func appendObject[V any](dst []byte, m map[string]V, value func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+	if m == nil {
+		return append(dst, "null"...), true
+	}
+	start := len(dst)
+	dst = append(dst, '{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if !plain(k) {
+			return dst[:start], false
 		}
-		keys = make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
+		if i > 0 {
+			dst = append(dst, ',')
 		}
-		slices.Sort(keys)
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if !plain(k) {
-				return dst[:start], false
-			}
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(append(append(dst, '"'), k...), '"', ':')
-			var ok bool
-			switch v := x[k].(type) {
-			case nil:
-				dst, ok = append(dst, "null"...), true
-			case string:
-				if ok = plain(v); ok {
-					dst = append(append(append(dst, '"'), v...), '"')
-				}
-			case bool:
-				dst, ok = strconv.AppendBool(dst, v), true
-			case int:
-				dst, ok = strconv.AppendInt(dst, int64(v), 10), true
-			case int64:
-				dst, ok = strconv.AppendInt(dst, v, 10), true
-			case map[string]string, map[string]any:
-				dst, ok = appendMap(dst, v)
-			}
-			if !ok {
-				return dst[:start], false
-			}
+		dst = append(append(append(dst, '"'), k...), '"', ':')
+		var ok bool
+		if dst, ok = value(dst, m[k]); !ok {
+			return dst[:start], false
 		}
-		return append(dst, '}'), true
+	}
+	return append(dst, '}'), true
+}
+
+// appendSimple appends a plain string, a boolean, an integer, nil or a map
+// appendMap writes; false for anything else.
+func appendSimple(dst []byte, v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), true
+	case string:
+		if plain(v) {
+			return append(append(append(dst, '"'), v...), '"'), true
+		}
+	case bool:
+		return strconv.AppendBool(dst, v), true
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), true
+	case int64:
+		return strconv.AppendInt(dst, v, 10), true
+	case map[string]string, map[string]any:
+		return appendMap(dst, v)
 	}
 	return dst, false
 }

@@ -173,3 +173,28 @@ func TestComputeKeptScans(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A value of the state after that starts with the bytes of its
+// counterpart before is only taken as the same when it ends where that
+// one ends: what follows is still checked, so that sharing bytes with a
+// valid state before never passes an invalid state after.
+func TestComputeRejectsInvalidAfterSharingBytes(t *testing.T) {
+	before := `{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}`
+	for _, after := range []string{
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}]],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]},],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1}{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1x,"s":"x"},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x",},"n":1,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1.,"t":true}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":truex}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true}}`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true`,
+		`{"c":[{"id":"a","v":1},{"id":"b","v":[2]}],"o":{"k":1,"s":"x"},"n":1,"t":true} x`,
+	} {
+		if _, err := Compute([]byte(before), []byte(after)); err == nil {
+			t.Errorf("Compute accepted %s", after)
+		}
+	}
+}

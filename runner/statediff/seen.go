@@ -14,9 +14,9 @@ import (
 // of the bytes and lists that are not lent from the pool.
 
 const (
-	seenStates   = 8       // scans kept
-	seenHashes   = 64      // states before remembered by their hash
-	seenMaxBytes = 1 << 20 // larger states are scanned each time
+	seenStates   = 8         // scans kept
+	seenHashes   = 64        // states before remembered by their hash
+	seenMaxBytes = 256 << 10 // larger states are scanned each time, and what is kept stays small
 )
 
 type seenState struct {
@@ -43,12 +43,14 @@ func (l *lists) scanBefore(data []byte) (map[string]topValue, error) {
 	}
 	h := maphash.Bytes(seed, data)
 	seen.Lock()
-	for _, s := range seen.states {
+	states := seen.states // compared outside the lock: a kept scan never changes
+	seen.Unlock()
+	for _, s := range states {
 		if s != nil && s.hash == h && bytes.Equal(s.data, data) {
-			seen.Unlock()
 			return s.top, nil
 		}
 	}
+	seen.Lock()
 	again := false
 	for _, x := range seen.hashes {
 		again = again || x == h
