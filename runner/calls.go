@@ -51,6 +51,12 @@ func marshalCalls(calls []Call) ([]byte, error) {
 	}
 	enc := canon.NewEncoder()
 	var buf bytes.Buffer
+	// json.Indent asks for room for twice what it indents: make it once
+	size := 0
+	for _, c := range calls {
+		size += len(c.Tool) + len(c.Input) + len(c.Output) + len(c.Error) + 64
+	}
+	buf.Grow(2*size + 8)
 	buf.WriteString("[\n")
 	for i, c := range calls {
 		if i > 0 {
