@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"slices"
 
 	"github.com/agent-oracle/oracle/internal/canon"
 )
@@ -293,5 +294,6 @@ func marshalState[S any](s *S) (json.RawMessage, error) {
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("state marshals to %.20s…, not a JSON object; make the state a struct or a map", t)
 	}
-	return data, nil
+	// the bytes are shared (State, a seed's JSON): an append makes a copy
+	return slices.Clip(data), nil
 }
