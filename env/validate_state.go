@@ -10,27 +10,27 @@ func (v *validation) states(e Environment, tasks []Task) {
 	for _, t := range tasks {
 		first, err := openInitial(e, t)
 		if err != nil {
-			v.add(LevelError, "state_invalid", "task %s: %v; NewState must return a state that marshals to a JSON object", t.ID, err)
+			v.add(LevelError, "state_invalid", "task %s: %v; NewState (or Seed) must return a state that marshals to a JSON object", t.ID, err)
 			continue
 		}
 		second, err := openInitial(e, t)
 		if err != nil {
-			v.add(LevelError, "state_nondeterministic", "task %s: NewState worked once and then failed: %v; build the state from the task alone", t.ID, err)
+			v.add(LevelError, "state_nondeterministic", "task %s: NewState (or Seed) worked once and then failed: %v; build the state from the task alone", t.ID, err)
 			continue
 		}
 		if at := firstDifference(first, second); at >= 0 {
-			v.add(LevelError, "state_nondeterministic", "task %s: two calls of NewState gave different states (first difference at byte %d: %s, then %s); keep the clock in the state and seed randomness from the task",
+			v.add(LevelError, "state_nondeterministic", "task %s: two calls of NewState (or Seed) gave different states (first difference at byte %d: %s, then %s); keep the clock in the state and seed randomness from the task",
 				t.ID, at, excerpt(first, at), excerpt(second, at))
 		}
 	}
 }
 
 // openInitial opens a world for t and returns its initial state, turning a
-// panic of NewState into an error.
+// panic of NewState or Seed into an error.
 func openInitial(e Environment, t Task) (initial []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("NewState panicked: %v", r)
+			err = fmt.Errorf("NewState (or Seed) panicked: %v", r)
 		}
 	}()
 	w, err := e.Open(t)
