@@ -103,7 +103,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	}
 	if err := oracle.FreezeFiles(dir, selected.Cases, override); err != nil {
 		if override != nil {
-			return nil, nil, usageError("%v", err)
+			return nil, nil, usageError("--%v", err) // the library's "artifacts: …"
 		}
 		return nil, nil, err
 	}
@@ -472,9 +472,25 @@ func diffCommand() *cli.Command {
 	}
 }
 
-// flagSelectError names the --agent flag in the error of a selection that
-// names an exec agent, and the command that rolls one.
+// reworded is a library error worded for the command line, which still
+// matches what it rewords.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (r *reworded) Error() string { return r.msg }
+func (r *reworded) Unwrap() error { return r.err }
+
+// flagSelectError words the error of a selection that holds no case with
+// the flags that made it, and names the --agent flag in the error of a
+// selection that names an exec agent, and the command that rolls one.
 func flagSelectError(err error) error {
+	if nc, ok := errors.AsType[*oracle.NoCaseError](err); ok {
+		// the patterns as the flags that gave them
+		return &reworded{err: err, msg: nc.Describe(func(kind, quoted string) string { return "--" + kind + " " + quoted },
+			"make a case with oracle record --agent replay:PATH")}
+	}
 	ex, ok := errors.AsType[*oracle.ExecAgentError](err)
 	if !ok {
 		return err

@@ -21,7 +21,7 @@ func FreezeFiles(projectDir string, cases []Case, override []string) error {
 	if override != nil {
 		files, err := baseline.FilesFor(override)
 		if err != nil {
-			return fmt.Errorf("--artifacts %w", err)
+			return fmt.Errorf("artifacts: %w", err)
 		}
 		for i := range cases {
 			cases[i].Files = files

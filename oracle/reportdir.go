@@ -49,7 +49,7 @@ func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) er
 	case err != nil:
 		return fmt.Errorf("report dir: %w", err)
 	case !info.IsDir():
-		return fmt.Errorf("report dir: %s is not a folder; name a folder for --report-dir", dir)
+		return fmt.Errorf("report dir: %s is not a folder; name a folder", dir)
 	}
 	js, err := canon.Marshal(res.Report)
 	if err != nil {
@@ -235,7 +235,7 @@ func CheckReportDir(projectDir, dir string) error {
 	}
 	for _, silo := range silos {
 		if rel, err := filepath.Rel(silo, report); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("report dir: %s is or lies inside the project's .silo, where the report and its fresh artifacts would mix with the store; name a folder outside .silo for --report-dir", dir)
+			return fmt.Errorf("report dir: %s is or lies inside the project's .silo, where the report and its fresh artifacts would mix with the store; name a folder outside .silo", dir)
 		}
 	}
 	return nil

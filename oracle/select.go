@@ -186,18 +186,9 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 
 // nothingSelected says that sel holds no case, and what there is.
 func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
+	e := &NoCaseError{Selection: sel}
 	if len(sel.Envs)+len(sel.Agents)+len(sel.Tasks) == 0 {
-		return fmt.Errorf("%w: the environments declare no regression agent and %s holds no trace; make a case with oracle record --agent replay:PATH", ErrNothingSelected, TracesDir)
-	}
-	var flags []string
-	var lists []string
-	add := func(flag string, patterns []string, what string, names []string) {
-		for _, p := range patterns {
-			flags = append(flags, "--"+flag+" "+quote(p))
-		}
-		if len(patterns) > 0 {
-			lists = append(lists, what+": "+listOrNone(uniq(names)))
-		}
+		return e
 	}
 	var agents, tasks []string
 	for _, c := range all {
@@ -208,10 +199,48 @@ func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
 			}
 		}
 	}
-	add("env", sel.Envs, "environments", envNames(envs))
-	add("agent", sel.Agents, "agents", agents)
-	add("task", sel.Tasks, "tasks", tasks)
-	return fmt.Errorf("%w %s; %s", ErrNothingSelected, strings.Join(flags, " "), strings.Join(lists, "; "))
+	e.Envs, e.Agents, e.Tasks = uniq(envNames(envs)), uniq(agents), uniq(tasks)
+	return e
+}
+
+// NoCaseError is a selection that holds no case. Envs, Agents and Tasks
+// are what its patterns could have matched: every environment, the agents
+// of the environments selected, the tasks of the agents selected. With an
+// empty Selection there is no case at all: no environment declares a
+// regression agent and no trace is stored. It matches ErrNothingSelected.
+type NoCaseError struct {
+	Selection           Selection
+	Envs, Agents, Tasks []string
+}
+
+func (e *NoCaseError) Unwrap() error { return ErrNothingSelected }
+
+func (e *NoCaseError) Error() string {
+	return e.Describe(func(kind, quoted string) string { return kind + " " + quoted },
+		"record a replay:PATH agent to make a case")
+}
+
+// Describe words the error with each pattern (quoted) spelled by name, e.g.
+// as the command-line flag that gave it, and fix as the way to make a
+// first case when there is none.
+func (e *NoCaseError) Describe(name func(kind, quoted string) string, fix string) string {
+	sel := e.Selection
+	if len(sel.Envs)+len(sel.Agents)+len(sel.Tasks) == 0 {
+		return fmt.Sprintf("%v: the environments declare no regression agent and %s holds no trace; %s", ErrNothingSelected, TracesDir, fix)
+	}
+	var names, lists []string
+	add := func(kind string, patterns []string, what string, known []string) {
+		for _, p := range patterns {
+			names = append(names, name(kind, quote(p)))
+		}
+		if len(patterns) > 0 {
+			lists = append(lists, what+": "+listOrNone(known))
+		}
+	}
+	add("env", sel.Envs, "environments", e.Envs)
+	add("agent", sel.Agents, "agents", e.Agents)
+	add("task", sel.Tasks, "tasks", e.Tasks)
+	return fmt.Sprintf("%v %s; %s", ErrNothingSelected, strings.Join(names, " "), strings.Join(lists, "; "))
 }
 
 // checkCollisions refuses a key that two of the (sorted) cases share.

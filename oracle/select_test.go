@@ -29,8 +29,8 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 		{"literal env", Selection{Envs: []string{"nope"}}, env.CodeEnvNotFound, "no environment nope; environments: ledger", 0},
 		{"literal agent", Selection{Agents: []string{"nobody"}}, env.CodeAgentNotFound, "no agent nobody in the environments; agents: retired, solver", 0},
 		{"exec agent", Selection{Agents: []string{"exec:./a"}}, env.CodeAgentNotFound, "agent exec:./a names no case", 0},
-		{"glob", Selection{Tasks: []string{"TSAK-*"}}, "", "no case matches --task 'TSAK-*'; tasks: TASK-001, TASK-002, TASK-003", 0},
-		{"glob env", Selection{Envs: []string{"x*"}}, "", "no case matches --env 'x*'; environments: ledger", 0},
+		{"glob", Selection{Tasks: []string{"TSAK-*"}}, "", "no case matches task 'TSAK-*'; tasks: TASK-001, TASK-002, TASK-003", 0},
+		{"glob env", Selection{Envs: []string{"x*"}}, "", "no case matches env 'x*'; environments: ledger", 0},
 		{"only a baseline", Selection{Agents: []string{"retired"}}, "", "", 0},
 		{"empty shard", Selection{Tasks: []string{"TASK-001"}, Shard: emptyShard(t, baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-001"})}, "", "", 0},
 	}
