@@ -75,6 +75,9 @@ func validateInput(tool env.ToolSpec, input []byte) *env.ToolError {
 	if err != nil {
 		return env.Errorf("invalid_schema", "tool %s has an input schema that does not compile: %v", tool.Name, err)
 	}
+	if validInputs.has(schema, input) {
+		return nil
+	}
 	inst, err := decodeInput(input)
 	if err != nil {
 		inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(input))
@@ -84,6 +87,7 @@ func validateInput(tool env.ToolSpec, input []byte) *env.ToolError {
 	}
 	err = schema.Validate(inst)
 	if err == nil {
+		validInputs.add(schema, input)
 		return nil
 	}
 	var ve *jsonschema.ValidationError
@@ -131,4 +135,48 @@ func invalidInput(tool string, problems []Problem) *env.ToolError {
 		Message: fmt.Sprintf("Invalid arguments for %q: %s.", tool, strings.Join(msgs, "; ")),
 		Details: map[string]any{"problems": problems},
 	}
+}
+
+// validInputs remembers inputs found valid, by schema: a rollout's agent
+// sends the same inputs each time it runs (check runs each case twice, and
+// the tasks of an environment share many), and validation is a function of
+// the schema and the bytes alone. It holds up to maxValidInputs inputs of
+// up to maxValidInput bytes each and is emptied when full.
+var validInputs = &inputMemo{seen: map[inputKey]struct{}{}}
+
+const (
+	maxValidInputs = 4096
+	maxValidInput  = 1024
+)
+
+type inputKey struct {
+	schema *jsonschema.Schema
+	input  string
+}
+
+type inputMemo struct {
+	mu   sync.Mutex
+	seen map[inputKey]struct{}
+}
+
+func (m *inputMemo) has(schema *jsonschema.Schema, input []byte) bool {
+	if len(input) > maxValidInput {
+		return false
+	}
+	m.mu.Lock()
+	_, ok := m.seen[inputKey{schema, string(input)}]
+	m.mu.Unlock()
+	return ok
+}
+
+func (m *inputMemo) add(schema *jsonschema.Schema, input []byte) {
+	if len(input) > maxValidInput {
+		return
+	}
+	m.mu.Lock()
+	if len(m.seen) >= maxValidInputs {
+		clear(m.seen)
+	}
+	m.seen[inputKey{schema, string(input)}] = struct{}{}
+	m.mu.Unlock()
 }
