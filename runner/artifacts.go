@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/atomicfile"
-	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // RunsDir is where runs are written, relative to the project root.
@@ -40,14 +39,7 @@ func WriteRun(dir string, o *Outcome) (string, error) {
 	} else if filepath.ToSlash(dir) == RunsDir {
 		base = "."
 	}
-	if err := safeio.CheckChain(base, dir); err != nil {
-		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
-	}
-	// MkdirAll follows symlinks: look again now that the folders exist
-	if err := safeio.CheckChain(base, dir); err != nil {
+	if err := (atomicfile.Writer{Base: base}).MakeDir(dir); err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 	}
 	tmp, err := os.MkdirTemp(dir, "."+o.RunID+"-*")
