@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/gopool"
 )
 
 type world[S any] struct {
@@ -66,7 +67,7 @@ func (w *world[S]) State() (json.RawMessage, error) {
 	return w.final, nil
 }
 
-// Call runs the tool in its own goroutine and waits for it or for ctx. A
+// Call runs the tool on a goroutine of its own (gopool) and waits for it or for ctx. A
 // tool still running when ctx ends is abandoned: the world keeps the state
 // from before the call (the last consistent one) and is closed to calls.
 func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
@@ -93,7 +94,7 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		err   error
 	}
 	done := make(chan ret, 1)
-	go func() {
+	gopool.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- ret{err: &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
@@ -102,7 +103,7 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		}()
 		v, err := tool.Run(ctx, w.state, input)
 		done <- ret{v, err}
-	}()
+	})
 	var r ret
 	select {
 	case r = <-done:

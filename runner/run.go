@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/gopool"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
@@ -142,7 +143,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	defer timer.Stop()
 
 	done := make(chan agentReturn, 1)
-	go func() {
+	gopool.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				// the stack goes to the trace only: result.json stays byte-stable
@@ -152,7 +153,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		}()
 		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call, Log: trace.log})
 		done <- agentReturn{out: out, err: err}
-	}()
+	})
 
 	var ret agentReturn
 	finished := false
