@@ -123,7 +123,7 @@ func New[S any](d Definition[S]) (Environment, error) {
 	}
 	st := reflect.TypeFor[S]()
 	e := &environment[S]{def: d, tools: map[string]*boundTool[S]{}, verifiers: map[string]*Verifier[S]{},
-		copyable: copyable(st), copy: copierFor(st), fields: stateFields(st)}
+		copyable: copyable(st), copy: copierFor(st), fields: stateFields(st), shallow: shallowState(st)}
 	for i := range d.Tools {
 		t := &d.Tools[i]
 		if t.Name == "" || t.Run == nil {
@@ -180,6 +180,9 @@ type environment[S any] struct {
 	copyable bool
 	copy     *copier
 	fields   []stateField
+	// shallow says that S's type bounds the nesting of its JSON within
+	// safeio.MaxDepth (see depthBound)
+	shallow bool
 
 	seedsMu sync.Mutex
 	seeds   map[*S]json.RawMessage // the JSON of each seed Seed returned

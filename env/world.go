@@ -45,6 +45,11 @@ type boundTool[S any] struct {
 // writes it, which the runner then need not read again.
 func (w *world[S]) CanonicalOutputs() {}
 
+// ShallowState reports whether the JSON State returns is, by the state's
+// type, nested at most safeio.MaxDepth deep, which the runner then need not
+// scan for.
+func (w *world[S]) ShallowState() bool { return w.env.shallow }
+
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
 func (w *world[S]) Initial() json.RawMessage { return w.initial }
 
