@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
+	"unsafe"
 
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/gopool"
@@ -17,6 +19,9 @@ type world[S any] struct {
 	task    Task
 	state   *S
 	initial json.RawMessage
+	// seed is the seed the state was copied from, nil when it came from
+	// NewState: what still equals it is not encoded again (see stateJSON)
+	seed *seedRecord[S]
 	// pristine is the initial state when S is copyable (see Clone); nil
 	// otherwise, and the verifier decodes initial. It shares with state
 	// every field no tool has been about to write (see detach).
@@ -63,7 +68,7 @@ func (w *world[S]) State() (json.RawMessage, error) {
 		return w.abandoned, nil
 	}
 	if w.final == nil {
-		data, err := marshalState(w.state)
+		data, err := w.stateJSON()
 		if err != nil {
 			return nil, err
 		}
@@ -290,6 +295,24 @@ func (w *world[S]) verifierStates() (final, initial *S, err error) {
 		return nil, nil, fmt.Errorf("copy initial state: %w", err)
 	}
 	return final, initial, nil
+}
+
+// stateJSON is the JSON of the state, as marshalState makes it: from the
+// seed's JSON where the state still equals the seed.
+func (w *world[S]) stateJSON() (json.RawMessage, error) {
+	if w.seed == nil {
+		return marshalState(w.state)
+	}
+	l := w.seed.layoutIn(w.env)
+	if l == nil {
+		return marshalState(w.state)
+	}
+	out := make([]byte, 0, len(l.data)+len(l.data)/8)
+	out, err := appendStateJSON(out, unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), reflect.TypeFor[S](), w.env.fields, l)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clip(out), nil
 }
 
 func marshalState[S any](s *S) (json.RawMessage, error) {
