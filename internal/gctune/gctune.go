@@ -19,8 +19,10 @@ import (
 // Headroom is how much the heap may grow, at least, between collections.
 const Headroom = 48 << 20
 
-// maxPercent bounds the pace set for a tiny live heap.
-const maxPercent = 10000
+// minHeap is the runtime's smallest heap goal at GOGC=100; it scales with
+// GOGC, so for a live heap below it the pace that gives Headroom is the
+// one that scales it to Headroom.
+const minHeap = 4 << 20
 
 var (
 	mu      sync.Mutex
@@ -69,15 +71,13 @@ func retune() {
 }
 
 // percent is the GOGC that lets the heap grow by Headroom beyond the live
-// heap, or by as much as is live when that is more.
+// heap (to Headroom for a live heap under minHeap), or by as much as is
+// live when that is more.
 func percent() int {
 	metrics.Read(sample)
 	return percentFor(sample[0].Value.Uint64())
 }
 
 func percentFor(live uint64) int {
-	if live == 0 {
-		return maxPercent
-	}
-	return int(min(max(100, Headroom*100/live), maxPercent))
+	return int(max(100, Headroom*100/max(live, minHeap)))
 }

@@ -21,8 +21,8 @@ func TestStartPacesTheCollector(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "")
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	stop := Start()
-	if p := current(); p <= 100 || p > maxPercent {
-		t.Errorf("GOGC = %d while started with a small heap, want over 100, at most %d", p, maxPercent)
+	if p := current(); p <= 100 || p > Headroom*100/minHeap {
+		t.Errorf("GOGC = %d while started with a small heap, want over 100, at most %d", p, Headroom*100/minHeap)
 	}
 	debug.SetGCPercent(100)
 	retuned := false
@@ -68,8 +68,8 @@ func TestPercent(t *testing.T) {
 		live uint64
 		want int
 	}{
-		{0, maxPercent},
-		{1, maxPercent},
+		{0, Headroom * 100 / minHeap},
+		{minHeap, Headroom * 100 / minHeap},
 		{Headroom / 4, 400},
 		{Headroom, 100},
 		{4 * Headroom, 100},
