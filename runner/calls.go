@@ -51,7 +51,7 @@ func marshalCalls(calls []Call) ([]byte, error) {
 	}
 	enc := canon.NewEncoder()
 	var buf bytes.Buffer
-	// json.Indent asks for room for twice what it indents: make it once
+	// indented, the values take up to about twice their size: room is made once
 	size := 0
 	for _, c := range calls {
 		size += len(c.Tool) + len(c.Input) + len(c.Output) + len(c.Error) + 64
@@ -77,9 +77,11 @@ func marshalCalls(calls []Call) ([]byte, error) {
 				continue
 			}
 			buf.WriteString(",\n    \"" + f.key + "\": ")
-			if err := json.Indent(&buf, f.value, "    ", "  "); err != nil {
+			value, err := canon.AppendIndent(buf.AvailableBuffer(), f.value, "    ", "  ")
+			if err != nil {
 				return nil, fmt.Errorf("%s of call %d: %w", f.key, i+1, err)
 			}
+			buf.Write(value)
 		}
 		buf.WriteString("\n  }")
 	}
