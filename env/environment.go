@@ -123,7 +123,8 @@ func New[S any](d Definition[S]) (Environment, error) {
 	}
 	st := reflect.TypeFor[S]()
 	e := &environment[S]{def: d, tools: map[string]*boundTool[S]{}, verifiers: map[string]*Verifier[S]{},
-		copyable: copyable(st), copy: copierFor(st), fields: stateFields(st)}
+		copyable: copyable(st), copy: copierFor(st), fields: stateFields(st), shallow: shallowState(st)}
+	e.spliced = splicedFields(st, e.fields)
 	for i := range d.Tools {
 		t := &d.Tools[i]
 		if t.Name == "" || t.Run == nil {
@@ -180,9 +181,15 @@ type environment[S any] struct {
 	copyable bool
 	copy     *copier
 	fields   []stateField
+	// shallow says that S's type bounds the nesting of its JSON within
+	// safeio.MaxDepth (see depthBound)
+	shallow bool
+	// spliced says that a state's JSON can be made from its seed's (see
+	// stateJSON)
+	spliced bool
 
 	seedsMu sync.Mutex
-	seeds   map[*S]json.RawMessage // the JSON of each seed Seed returned
+	seeds   map[*S]*seedRecord[S] // each seed Seed returned, with its JSON
 
 	tasksOnce sync.Once
 	tasks     []Task
@@ -244,7 +251,7 @@ func (e *environment[S]) RegressionAgents() []string {
 }
 
 func (e *environment[S]) Open(task Task) (World, error) {
-	s, initial, err := e.newState(task)
+	s, initial, seed, err := e.newState(task)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", e.def.Name, err)
 	}
@@ -252,7 +259,7 @@ func (e *environment[S]) Open(task Task) (World, error) {
 	if limit <= 0 {
 		limit = DefaultMaxOutputBytes
 	}
-	w := &world[S]{env: e, task: task, state: s, initial: initial, maxOutput: limit}
+	w := &world[S]{env: e, task: task, state: s, initial: initial, seed: seed, maxOutput: limit}
 	if e.copyable {
 		// the pristine initial state, for the verifier, without decoding
 		// initial: it shares every field with the state until a tool is

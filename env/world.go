@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
+	"unsafe"
 
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/gopool"
 )
 
 type world[S any] struct {
@@ -16,6 +19,9 @@ type world[S any] struct {
 	task    Task
 	state   *S
 	initial json.RawMessage
+	// seed is the seed the state was copied from, nil when it came from
+	// NewState: what still equals it is not encoded again (see stateJSON)
+	seed *seedRecord[S]
 	// pristine is the initial state when S is copyable (see Clone); nil
 	// otherwise, and the verifier decodes initial. It shares with state
 	// every field no tool has been about to write (see detach).
@@ -44,6 +50,11 @@ type boundTool[S any] struct {
 // writes it, which the runner then need not read again.
 func (w *world[S]) CanonicalOutputs() {}
 
+// ShallowState reports whether the JSON State returns is, by the state's
+// type, nested at most safeio.MaxDepth deep, which the runner then need not
+// scan for.
+func (w *world[S]) ShallowState() bool { return w.env.shallow }
+
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
 func (w *world[S]) Initial() json.RawMessage { return w.initial }
 
@@ -57,7 +68,7 @@ func (w *world[S]) State() (json.RawMessage, error) {
 		return w.abandoned, nil
 	}
 	if w.final == nil {
-		data, err := marshalState(w.state)
+		data, err := w.stateJSON()
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +77,7 @@ func (w *world[S]) State() (json.RawMessage, error) {
 	return w.final, nil
 }
 
-// Call runs the tool in its own goroutine and waits for it or for ctx. A
+// Call runs the tool on a goroutine of its own (gopool) and waits for it or for ctx. A
 // tool still running when ctx ends is abandoned: the world keeps the state
 // from before the call (the last consistent one) and is closed to calls.
 func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
@@ -93,7 +104,7 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		err   error
 	}
 	done := make(chan ret, 1)
-	go func() {
+	gopool.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				done <- ret{err: &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
@@ -102,7 +113,7 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		}()
 		v, err := tool.Run(ctx, w.state, input)
 		done <- ret{v, err}
-	}()
+	})
 	var r ret
 	select {
 	case r = <-done:
@@ -284,6 +295,24 @@ func (w *world[S]) verifierStates() (final, initial *S, err error) {
 		return nil, nil, fmt.Errorf("copy initial state: %w", err)
 	}
 	return final, initial, nil
+}
+
+// stateJSON is the JSON of the state, as marshalState makes it: from the
+// seed's JSON where the state still equals the seed.
+func (w *world[S]) stateJSON() (json.RawMessage, error) {
+	if w.seed == nil {
+		return marshalState(w.state)
+	}
+	l := w.seed.layoutIn(w.env)
+	if l == nil {
+		return marshalState(w.state)
+	}
+	out := make([]byte, 0, len(l.data)+len(l.data)/8)
+	out, err := appendStateJSON(out, unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), reflect.TypeFor[S](), w.env.fields, l)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clip(out), nil
 }
 
 func marshalState[S any](s *S) (json.RawMessage, error) {

@@ -23,6 +23,7 @@ type stateField struct {
 	index  int
 	offset uintptr
 	copy   *copier
+	same   *comparer
 }
 
 // stateFields returns the fields of a struct state type by JSON name, in
@@ -42,7 +43,7 @@ func stateFields(t reflect.Type) []stateField {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, stateField{name: name, index: i, offset: f.Offset, copy: copierFor(f.Type)})
+		out = append(out, stateField{name: name, index: i, offset: f.Offset, copy: copierFor(f.Type), same: comparerFor(f.Type)})
 	}
 	return out
 }

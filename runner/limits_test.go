@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/env"
@@ -66,5 +67,53 @@ func TestArtifactsAreUTF8(t *testing.T) {
 	}
 	if !strings.Contains(string(o.Artifacts.Result), "done\uFFFD") || !strings.Contains(string(o.Artifacts.Trace), "C-\uFFFD") {
 		t.Errorf("the invalid bytes are not U+FFFD:\n%s\n%s", o.Artifacts.Result, o.Artifacts.Trace)
+	}
+}
+
+// nestState can nest without bound: its type does not bound its depth, so
+// the runner scans its JSON.
+type nestState struct {
+	Root nestNode `json:"root"`
+}
+
+type nestNode struct {
+	Kids []nestNode `json:"kids"`
+}
+
+// A final state nested deeper than the readers' limit is refused, whether
+// the state's type is recursive or holds raw JSON.
+func TestDeepFinalStateIsRefused(t *testing.T) {
+	deepen := func(_ context.Context, s *nestState, _ json.RawMessage) (any, error) {
+		n := &s.Root
+		for range 1200 {
+			n.Kids = []nestNode{{}}
+			n = &n.Kids[0]
+		}
+		return "deeper", nil
+	}
+	e, err := env.New(env.Definition[nestState]{
+		Name: "nest",
+		TaskFiles: fstest.MapFS{
+			"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"Nest","instruction":"Nest.","verifierId":"VER-001"}`)},
+		},
+		NewState: func(env.Task) (*nestState, error) { return &nestState{}, nil },
+		Tools:    []env.Tool[nestState]{{Name: "deepen", Description: "Nests.", Run: deepen}},
+		Verifiers: []env.Verifier[nestState]{{ID: "VER-001", TaskID: "TASK-001", Name: "any",
+			Check: func(_, _ *nestState, _ env.VerifyContext) []env.CheckResult {
+				return []env.CheckResult{env.Check("ran", true, "")}
+			}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		if r := in.Call(ctx, "deepen", nil); r.IsError {
+			return nil, errString(r.Output)
+		}
+		return "done", nil
+	})
+	_, err = Run(context.Background(), e, toyTask(t, e), agent, Config{ResultOnly: true})
+	if err == nil || !strings.Contains(err.Error(), "final state is nested too deep") {
+		t.Errorf("err = %v, want the final state named as nested too deep", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/gopool"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
@@ -142,7 +143,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	defer timer.Stop()
 
 	done := make(chan agentReturn, 1)
-	go func() {
+	gopool.Go(func() {
 		defer func() {
 			if r := recover(); r != nil {
 				// the stack goes to the trace only: result.json stays byte-stable
@@ -152,7 +153,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		}()
 		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call, Log: trace.log})
 		done <- agentReturn{out: out, err: err}
-	}()
+	})
 
 	var ret agentReturn
 	finished := false
@@ -187,11 +188,16 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		return nil, fmt.Errorf("run %s %s: final %w", e.Name(), task.ID, err)
 	}
 	// what is nested too deep to be an artifact is refused before it is
-	// indented (the indentation of deep nesting grows with its square)
+	// indented (the indentation of deep nesting grows with its square); a
+	// state whose type bounds its nesting need not be scanned
+	stateToScan := []byte(finalState)
+	if s, ok := world.(interface{ ShallowState() bool }); ok && s.ShallowState() {
+		stateToScan = nil
+	}
 	for _, x := range []struct {
 		what string
 		data []byte
-	}{{"the agent's output", output}, {"the final state", finalState}} {
+	}{{"the agent's output", output}, {"the final state", stateToScan}} {
 		if safeio.Depth(x.data) > safeio.MaxDepth {
 			return nil, fmt.Errorf("run %s %s: %s %v; no artifact can hold it", e.Name(), task.ID, x.what, safeio.ErrTooDeep)
 		}
