@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -49,25 +48,22 @@ func marshalCalls(calls []Call) ([]byte, error) {
 	if len(calls) == 0 {
 		return canon.Marshal([]Call{})
 	}
-	enc := canon.NewEncoder()
-	var buf bytes.Buffer
-	// json.Indent asks for room for twice what it indents: make it once
+	// indented, the values take up to about twice their size: room is made once
 	size := 0
 	for _, c := range calls {
 		size += len(c.Tool) + len(c.Input) + len(c.Output) + len(c.Error) + 64
 	}
-	buf.Grow(2*size + 8)
-	buf.WriteString("[\n")
+	out := make([]byte, 0, 2*size+8)
+	out = append(out, "[\n"...)
 	for i, c := range calls {
 		if i > 0 {
-			buf.WriteString(",\n")
+			out = append(out, ",\n"...)
 		}
-		buf.WriteString("  {\n    \"tool\": ")
-		name, err := enc.AppendCompact(buf.AvailableBuffer(), c.Tool)
-		if err != nil {
+		out = append(out, "  {\n    \"tool\": "...)
+		var err error
+		if out, err = canon.AppendCompact(out, c.Tool); err != nil {
 			return nil, err
 		}
-		buf.Write(name)
 		for _, f := range []struct {
 			key   string
 			value json.RawMessage
@@ -76,15 +72,14 @@ func marshalCalls(calls []Call) ([]byte, error) {
 			if !f.keep {
 				continue
 			}
-			buf.WriteString(",\n    \"" + f.key + "\": ")
-			if err := json.Indent(&buf, f.value, "    ", "  "); err != nil {
+			out = append(append(append(out, ",\n    \""...), f.key...), "\": "...)
+			if out, err = canon.AppendIndent(out, f.value, "    ", "  "); err != nil {
 				return nil, fmt.Errorf("%s of call %d: %w", f.key, i+1, err)
 			}
 		}
-		buf.WriteString("\n  }")
+		out = append(out, "\n  }"...)
 	}
-	buf.WriteString("\n]\n")
-	return buf.Bytes(), nil
+	return append(out, "\n]\n"...), nil
 }
 
 // canonical returns JSON as canon.Compact writes it (compact, valid UTF-8,

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
@@ -79,4 +80,39 @@ func FuzzMarshalCalls(f *testing.F) {
 			t.Fatalf("marshalCalls:\n%s\ncanon.Marshal:\n%s", got, want)
 		}
 	})
+}
+
+// notJSONWorld is a world of another implementation whose tools answer
+// with bytes that are not JSON.
+type notJSONWorld struct {
+	env.World
+	out string
+}
+
+func (w notJSONWorld) Call(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error) {
+	return json.RawMessage(w.out), nil
+}
+
+type notJSONEnv struct {
+	env.Environment
+	out string
+}
+
+func (e notJSONEnv) Open(task env.Task) (env.World, error) {
+	w, err := e.Environment.Open(task)
+	return notJSONWorld{w, e.out}, err
+}
+
+// A tool output that is not JSON, from a world the runner does not know,
+// fails the rollout at calls.json rather than being written into it.
+func TestCallsRefuseOutputThatIsNotJSON(t *testing.T) {
+	for _, out := range []string{`{"a":`, `{"a":}`, `nope`, `[1 2]`, "\"\x01\"", `{"a":1]`} {
+		for _, resultOnly := range []bool{false, true} {
+			e := notJSONEnv{newToy(t, toyVerifier(setToFive), nil), out}
+			o, err := Run(context.Background(), e, toyTask(t, e), solveToy, Config{ResultOnly: resultOnly})
+			if err == nil || !strings.Contains(err.Error(), "calls.json: output of call 1") {
+				t.Errorf("output %q: error %v, outcome %v; want calls.json's error", out, err, o)
+			}
+		}
+	}
 }

@@ -23,7 +23,7 @@ func Marshal(v any) ([]byte, error) {
 	// reused buffers
 	enc := encoders.Get().(*Encoder)
 	defer func() {
-		if cap(enc.scratch) <= 64<<10 && enc.buf.Cap() <= 64<<10 {
+		if cap(enc.scratch) <= 64<<10 && cap(enc.indented) <= 64<<10 && enc.buf.Cap() <= 64<<10 {
 			encoders.Put(enc) // a huge value's buffers are not kept
 		}
 	}()
@@ -32,23 +32,22 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	enc.scratch = compact
-	var out bytes.Buffer
-	out.Grow(len(compact) + len(compact)/2 + 1)
-	if err := json.Indent(&out, compact, "", "  "); err != nil {
+	// indented in a reused buffer, then copied into one of the right size
+	indented, err := AppendIndent(enc.indented[:0], compact, "", "  ")
+	if err != nil {
 		return nil, err
 	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	enc.indented = indented
+	out := make([]byte, len(indented)+1)
+	copy(out, indented)
+	out[len(indented)] = '\n'
+	return out, nil
 }
 
 // Compact encodes v on one line without HTML escaping and without a newline,
 // as JSON.stringify(x) would.
 func Compact(v any) ([]byte, error) {
-	enc := encoders.Get().(*Encoder)
-	out, err := enc.AppendCompact(nil, v)
-	if enc.buf.Cap() <= 64<<10 && cap(enc.scratch) <= 64<<10 {
-		encoders.Put(enc) // a huge value's buffers are not kept
-	}
+	out, err := AppendCompact(nil, v)
 	if err != nil {
 		return nil, err
 	}
@@ -56,6 +55,17 @@ func Compact(v any) ([]byte, error) {
 		out = []byte{}
 	}
 	return out, nil
+}
+
+// AppendCompact appends what Compact gives for v to dst, with an Encoder
+// of a pool. On error dst is returned unchanged.
+func AppendCompact(dst []byte, v any) ([]byte, error) {
+	enc := encoders.Get().(*Encoder)
+	out, err := enc.AppendCompact(dst, v)
+	if enc.buf.Cap() <= 64<<10 && cap(enc.scratch) <= 64<<10 && cap(enc.indented) <= 64<<10 {
+		encoders.Put(enc) // a huge value's buffers are not kept
+	}
+	return out, err
 }
 
 // validUTF8 replaces each byte of b that is not part of a valid UTF-8

@@ -14,8 +14,9 @@ import (
 type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
-	// scratch holds Marshal's compact JSON between values
-	scratch []byte
+	// scratch holds Marshal's compact JSON between values, indented its
+	// indented form
+	scratch, indented []byte
 }
 
 // Compacted is JSON as Compact or AppendCompact wrote it. AppendCompact

@@ -101,3 +101,15 @@ func FuzzEncoderMaps(f *testing.F) {
 		}
 	})
 }
+
+// The pooled AppendCompact appends what Compact gives and leaves dst as it
+// was on error.
+func TestAppendCompact(t *testing.T) {
+	got, err := AppendCompact([]byte("a "), map[string]any{"b": "<x>", "a": json.RawMessage(`[1, 2]`)})
+	if err != nil || string(got) != `a {"a":[1,2],"b":"<x>"}` {
+		t.Errorf("AppendCompact = %q, %v", got, err)
+	}
+	if got, err := AppendCompact([]byte("a "), math.Inf(1)); err == nil || string(got) != "a " {
+		t.Errorf("AppendCompact(+Inf) = %q, %v; want an error and dst as it was", got, err)
+	}
+}

@@ -225,47 +225,8 @@ func (m *marshaler) value(v json.RawMessage, null bool) {
 		m.ok = false // not valid, or with space around it
 		return
 	}
-	m.buf = appendIndent(m.buf, v, m.indent)
-}
-
-// appendIndent appends the valid value v as json.Indent(dst, v, prefix,
-// "  ") does.
-func appendIndent(dst, v, prefix []byte) []byte {
-	depth := 0
-	newline := func() {
-		dst = append(append(dst, '\n'), prefix...)
-		for range depth {
-			dst = append(dst, ' ', ' ')
-		}
+	var err error
+	if m.buf, err = canon.AppendIndent(m.buf, v, string(m.indent), "  "); err != nil {
+		m.ok = false
 	}
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; c {
-		case '"':
-			end, _, _ := skipString(v, i)
-			dst = append(dst, v[i:end]...)
-			i = end - 1
-		case '{', '[':
-			if j := skipSpace(v, i+1); v[j] == '}' || v[j] == ']' {
-				dst = append(dst, c, v[j]) // {} and [] stay on their line
-				i = j
-				continue
-			}
-			dst = append(dst, c)
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			newline()
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			newline()
-		case ':':
-			dst = append(dst, ':', ' ')
-		case ' ', '\t', '\n', '\r':
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
 }
