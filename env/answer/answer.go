@@ -2,9 +2,11 @@ package answer
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // NumbersIn returns every number stated in a free-text answer, generous about
@@ -118,63 +120,72 @@ func StatesNumber(text string, value, tolerance float64) bool {
 // Names reports whether text names name: the words of name appear together,
 // whole, in that order or as "Last, First", ignoring case, accents being kept,
 // runs of white space and punctuation between words, and a possessive
-// ("Oskar Pelletier's deals" names Oskar Pelletier).
-func Names(text, name string) bool {
-	words := fold(name)
-	if len(words) == 0 {
-		return false
-	}
-	hay := fold(text)
-	if containsRun(hay, words) {
-		return true
-	}
-	if len(words) >= 2 {
-		swapped := append([]string{words[len(words)-1]}, words[:len(words)-1]...)
-		return containsRun(hay, swapped)
-	}
-	return false
-}
+// ("Oskar Pelletier's deals" names Oskar Pelletier). To match many names
+// against one text, fold it once with Fold.
+func Names(text, name string) bool { return Fold(text).Names(name) }
 
 // DoesNotName is the negation of Names, also failing when the name's last
 // word alone (a surname) appears: a trap that must not be named is not named
 // at all.
-func DoesNotName(text, name string) bool {
-	if Names(text, name) {
+func DoesNotName(text, name string) bool { return Fold(text).DoesNotName(name) }
+
+// Text is a text read once for the names it states: Fold it, then ask it
+// about as many names as needed. Its methods answer exactly as Names and
+// DoesNotName do on the text it was folded from. The zero Text names nothing.
+type Text struct {
+	words []string
+}
+
+// Fold reads text into the words names are matched against.
+func Fold(text string) Text { return Text{words: appendFold(nil, text)} }
+
+// Names reports whether the text names name, as Names does. It allocates
+// nothing for an ASCII name of up to eight words.
+func (t Text) Names(name string) bool {
+	var buf [8]string
+	words := nameWords(buf[:0], name)
+	return len(words) > 0 && t.namesWords(words)
+}
+
+// DoesNotName reports whether the text does not name name, nor its last word
+// alone, as DoesNotName does.
+func (t Text) DoesNotName(name string) bool {
+	var buf [8]string
+	words := nameWords(buf[:0], name)
+	if len(words) == 0 {
+		return true
+	}
+	if t.namesWords(words) {
 		return false
 	}
-	words := fold(name)
-	if len(words) >= 2 {
-		return !containsRun(fold(text), words[len(words)-1:])
-	}
-	return true
+	return len(words) < 2 || !containsRun(t.words, words[len(words)-1:])
 }
 
-// apostrophes reads typographic apostrophes as straight ones.
-var apostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'")
-
-// fold splits s into lower-case words of letters, digits and inner
-// apostrophes, typographic apostrophes read as straight ones, with a
-// possessive "'s" and stray apostrophes dropped: "O’Brien's" is "o'brien".
-func fold(s string) []string {
-	s = apostrophes.Replace(strings.ToLower(s))
-	words := strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
-	out := words[:0]
-	for _, w := range words {
-		w = strings.TrimSuffix(w, "'s")
-		if w = strings.Trim(w, "'"); w != "" {
-			out = append(out, w)
+// namesWords reports whether the text holds words in order or, for two or
+// more words, with the last one first ("Kim, Dana").
+func (t Text) namesWords(words []string) bool {
+	if containsRun(t.words, words) {
+		return true
+	}
+	if len(words) < 2 {
+		return false
+	}
+	last, rest := words[len(words)-1], words[:len(words)-1]
+	for i := 0; i+len(words) <= len(t.words); i++ {
+		if sameWord(t.words[i], last) && containsRun(t.words[i+1:i+len(words)], rest) {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
+// containsRun reports whether hay holds words one after another, hay being
+// folded words and words folded or nameWords' words.
 func containsRun(hay, words []string) bool {
 	for i := 0; i+len(words) <= len(hay); i++ {
 		match := true
 		for j, w := range words {
-			if hay[i+j] != w {
+			if !sameWord(hay[i+j], w) {
 				match = false
 				break
 			}
@@ -184,6 +195,134 @@ func containsRun(hay, words []string) bool {
 		}
 	}
 	return false
+}
+
+// sameWord reports whether the folded word h is w, w being folded or an ASCII
+// word of nameWords still in its case.
+func sameWord(h, w string) bool {
+	if len(h) != len(w) {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if h[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// nameWords appends the words of a name to dst: for an ASCII name, its words
+// as fold reads them but still in their case (substrings of name, so nothing
+// is allocated), compared with sameWord; otherwise its folded words.
+func nameWords(dst []string, name string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return appendFold(dst, name)
+		}
+	}
+	return appendWords(dst, name)
+}
+
+// appendFold appends the words of s to dst: lower-case runs of letters,
+// digits and inner apostrophes, typographic apostrophes (’ ‘ ʼ) read as
+// straight ones, with a possessive "'s" and stray apostrophes dropped:
+// "O’Brien's" is "o'brien". The words are substrings of s when s is ASCII
+// without upper-case letters, and of one lower-cased copy otherwise.
+func appendFold(dst []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			return appendWords(dst, lowerWords(s, i))
+		}
+	}
+	return appendWords(dst, s)
+}
+
+// appendWords appends the words of t to dst, t being ASCII or made by
+// lowerWords: runs of word bytes, less a possessive "'s" and the apostrophes
+// around them. Letters keep their case.
+func appendWords(dst []string, t string) []string {
+	n, inWord := 0, false
+	for i := 0; i < len(t); i++ {
+		w := wordBytes[t[i]]
+		if w && !inWord {
+			n++
+		}
+		inWord = w
+	}
+	dst = slices.Grow(dst, n)
+	for i := 0; i < len(t); {
+		for i < len(t) && !wordBytes[t[i]] {
+			i++
+		}
+		start := i
+		for i < len(t) && wordBytes[t[i]] {
+			i++
+		}
+		w := t[start:i]
+		if len(w) >= 2 && w[len(w)-2] == '\'' && w[len(w)-1]|('a'-'A') == 's' {
+			w = w[:len(w)-2]
+		}
+		for len(w) > 0 && w[0] == '\'' {
+			w = w[1:]
+		}
+		for len(w) > 0 && w[len(w)-1] == '\'' {
+			w = w[:len(w)-1]
+		}
+		if w != "" {
+			dst = append(dst, w)
+		}
+	}
+	return dst
+}
+
+// wordBytes marks the bytes that belong to a word of an ASCII string or of a
+// string lowerWords made (every byte of a multi-byte rune there is a word's).
+var wordBytes = func() (w [256]bool) {
+	for c := range w {
+		w[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\'' || c >= utf8.RuneSelf
+	}
+	return w
+}()
+
+// lowerWords returns s lower-cased from byte from on (s[:from] is ASCII
+// without upper-case letters), with typographic apostrophes made straight and
+// every rune that is neither a letter, a digit nor an apostrophe (invalid
+// UTF-8 included) written as a space.
+func lowerWords(s string, from int) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:from])
+	for i := from; i < len(s); {
+		// copy a run of ASCII without upper-case letters as it is
+		j := i
+		for j < len(s) && s[j] < utf8.RuneSelf && !('A' <= s[j] && s[j] <= 'Z') {
+			j++
+		}
+		b.WriteString(s[i:j])
+		if i = j; i == len(s) {
+			break
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			b.WriteByte(c + 'a' - 'A')
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch r = unicode.ToLower(r); {
+		case r == '\u2019' || r == '\u2018' || r == '\u02bc':
+			b.WriteByte('\'')
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
 }
 
 func isWordRune(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' }
@@ -272,7 +411,7 @@ var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "per
 // Combine it with the competing values the task allows, so that context
 // ("next is Oskar with 2") stays allowed.
 func Hedges(text string) bool {
-	for _, w := range fold(text) {
+	for _, w := range appendFold(nil, text) {
 		if hedgeWords[w] {
 			return true
 		}

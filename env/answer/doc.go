@@ -1,7 +1,7 @@
 // Package answer reads free-text answers for verifiers: the numbers an answer
 // states (NumbersIn, StatesNumber), the people and things it names or must not
-// name (Names, DoesNotName), and whether it hedges between alternatives
-// (Hedges).
+// name (Names, DoesNotName, or Fold a text once to match many names against
+// it), and whether it hedges between alternatives (Hedges).
 //
 // An agent's final output is prose, and every verifier that grades it must
 // read it the same way: "$507,500.00" states 507500 whatever the environment,

@@ -34,6 +34,21 @@ func ExampleDoesNotName() {
 	// false
 }
 
+// A solver or verifier that looks for several people in one text folds the
+// text once and asks it about each name.
+func ExampleFold() {
+	task := answer.Fold("Oskar Pelletier left; Verbeek, Anouk (USR-003) inherits his deals.")
+	for _, name := range []string{"Philippa Crane", "Anouk Verbeek", "Oskar Pelletier"} {
+		fmt.Println(name, task.Names(name))
+	}
+	fmt.Println(task.DoesNotName("Tomas Pelletier"))
+	// Output:
+	// Philippa Crane false
+	// Anouk Verbeek true
+	// Oskar Pelletier true
+	// false
+}
+
 // An answer that offers alternatives is not an answer, even when one of them
 // is right.
 func ExampleHedges() {
