@@ -86,7 +86,8 @@ type Definition[S any] struct {
 	// starts from, which nothing may change afterwards: the same value may
 	// be returned for many tasks and rollouts (parsed once, kept in a
 	// variable). Each rollout gets its own copy (see Clone), and the JSON of
-	// a seed is made once, not once per rollout.
+	// a seed is made once, not once per rollout; the final state's JSON
+	// reuses it for what still equals the seed.
 	Seed      func(task Task) (*S, error)
 	Tools     []Tool[S]
 	Verifiers []Verifier[S]
