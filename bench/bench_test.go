@@ -15,6 +15,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/crm"
+	"github.com/agent-oracle/oracle/internal/gctune"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
@@ -207,6 +208,7 @@ func BenchmarkCheck(b *testing.B) {
 			e := synth(b, n, 100)
 			record(b, store, synthCases(b, e, n))
 			envHeap := liveHeap()
+			defer gctune.Start()() // as command.Main paces the collector
 			b.ReportAllocs()
 			b.ResetTimer()
 			defer measureCPU(b)()
@@ -250,6 +252,7 @@ func BenchmarkRecord(b *testing.B) {
 	for _, n := range caseCounts(1000, 10_000) {
 		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
 			cases := synthCases(b, synth(b, n, 100), n)
+			defer gctune.Start()() // as command.Main paces the collector
 			b.ReportAllocs()
 			defer measureCPU(b)()
 			for b.Loop() {

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/gctune"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -36,9 +37,12 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 // Main runs the command line args (args[0] is the program name) against the
 // environments envs returns, and returns the process's exit code. Options
 // name the binary built on it (WithName, WithVersion).
+// The garbage collector is paced for many small rollouts (see gctune)
+// unless GOGC or GOMEMLIMIT is set.
 func Main(args []string, envs Environments, opts ...Option) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	defer gctune.Start()()
 	return Run(ctx, args, envs, os.Stdout, os.Stderr, opts...)
 }
 

@@ -90,6 +90,8 @@ func buildSame(t reflect.Type) func(p, q unsafe.Pointer) bool {
 			return true
 		}
 	case reflect.Struct:
+		// runs of flat fields are compared as one span of memory (the
+		// padding between them, copied with them, included)
 		type part struct {
 			off, size uintptr
 			cmp       *comparer // nil: compared as memory
@@ -97,10 +99,15 @@ func buildSame(t reflect.Type) func(p, q unsafe.Pointer) bool {
 		var parts []part
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if flat(f.Type) {
-				parts = append(parts, part{off: f.Offset, size: f.Type.Size()})
-			} else {
+			if !flat(f.Type) {
 				parts = append(parts, part{off: f.Offset, cmp: comparerFor(f.Type)})
+				continue
+			}
+			end := f.Offset + f.Type.Size()
+			if n := len(parts); n > 0 && parts[n-1].cmp == nil {
+				parts[n-1].size = end - parts[n-1].off
+			} else {
+				parts = append(parts, part{off: f.Offset, size: end - f.Offset})
 			}
 		}
 		return func(p, q unsafe.Pointer) bool {

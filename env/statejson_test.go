@@ -289,3 +289,36 @@ func TestStateJSONError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// BenchmarkStateJSON is the final state's JSON of a rollout that changed
+// one item of 100, made from the seed's JSON and by json.Marshal.
+func BenchmarkStateJSON(b *testing.B) {
+	typ := reflect.TypeFor[spliceState]()
+	fields := stateFields(typ)
+	seed := spliceSeed()
+	for i := range 100 {
+		ref := "R-" + strings.Repeat("x", i%7)
+		seed.Items = append(seed.Items, spliceItem{ID: "I-" + strings.Repeat("y", i%5), Amount: float64(i), Tags: []string{"a", "b"}, Ref: &ref})
+	}
+	seedJSON, _ := json.Marshal(seed)
+	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields, typ)
+	s, _ := Clone(seed)
+	s.Items[50].Amount = -1
+	b.Run("seed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			out := make([]byte, 0, len(seedJSON)+len(seedJSON)/8) // as the world makes it
+			if _, err := appendStateJSON(out, unsafe.Pointer(s), unsafe.Pointer(seed), typ, fields, l); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
