@@ -77,9 +77,10 @@ func (w *world[S]) State() (json.RawMessage, error) {
 	return w.final, nil
 }
 
-// Call runs the tool on a goroutine of its own (gopool) and waits for it or for ctx. A
-// tool still running when ctx ends is abandoned: the world keeps the state
-// from before the call (the last consistent one) and is closed to calls.
+// Call runs the tool on a goroutine of its own (see gopool) and waits for
+// it or for ctx. A tool still running when ctx ends is abandoned: the world
+// keeps the state from before the call (the last consistent one) and is
+// closed to calls.
 func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
 	if w.abandoned != nil {
 		return nil, Errorf("world_abandoned", "a tool of this rollout never returned; no more tool calls are accepted")
