@@ -18,8 +18,14 @@ var ErrLocked = errors.New("locked")
 // system's file lock (flock(2) on Unix, LockFileEx on Windows): the lock
 // goes with the process, so a killed writer never leaves the store locked.
 // The lock file is never a symlink or anything but a regular file: that is
-// an error naming it, and nothing is written through it. It fails at once, with ErrLocked and the holder's pid, when another
-// writer holds it.
+// an error naming it, and nothing is written through it. It fails at once,
+// with ErrLocked and the holder's pid, when another writer holds it.
+//
+// The holder's pid stays in the lock file until unlock empties it. A lock
+// file that still names a holder when Lock takes it was left by a writer
+// that was killed: Lock then walks the store and removes the temporary files
+// that writer left. After a clean unlock the store is not walked, so taking
+// the lock does not grow with the store.
 func (s *Store) Lock() (unlock func() error, err error) {
 	path := filepath.Join(s.Root, ".lock")
 	if err := s.checkPath(path); err != nil {
@@ -51,9 +57,13 @@ func (s *Store) Lock() (unlock func() error, err error) {
 		}
 		return nil, fmt.Errorf("lock baselines: %w", err)
 	}
+	var previous [1]byte
+	killed, _ := f.ReadAt(previous[:], 0)
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	s.removeTemporaries()
+	if killed > 0 {
+		s.removeTemporaries()
+	}
 	return func() error {
 		_ = f.Truncate(0)
 		_ = unlockFile(f)
@@ -87,7 +97,7 @@ func openLockFile(path string) (*os.File, error) {
 }
 
 // removeTemporaries deletes temporary files a killed writer left behind.
-// Only the lock holder calls it, so no write is under way.
+// Only the lock holder calls it, so no write of a lock holder is under way.
 func (s *Store) removeTemporaries() {
 	_ = filepath.WalkDir(s.Root, func(path string, d os.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() && strings.HasPrefix(d.Name(), ".") && strings.Contains(d.Name(), ".tmp-") {

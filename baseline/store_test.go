@@ -185,3 +185,50 @@ func TestFilesFor(t *testing.T) {
 		t.Errorf("Files = %q, want the three artifact files in report order", Files)
 	}
 }
+
+// Lock removes the temporary files of a writer killed while it held the
+// lock (its pid still in the lock file), and does not walk the store after
+// a clean unlock.
+func TestLockRemovesWhatAKilledWriterLeft(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	if _, err := s.Write(key, Entry{Result: []byte("{}\n"), StateDiff: []byte("{}\n")}); err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(filepath.Dir(s.Path(key, "result.json")), ".result.json.tmp-4242-1")
+	leave := func() {
+		t.Helper()
+		if err := os.WriteFile(stray, []byte("{\"v\""), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func() bool {
+		_, err := os.Lstat(stray)
+		return err == nil
+	}
+
+	leave()
+	// a writer killed while it held the lock: its pid is still there
+	if err := os.WriteFile(filepath.Join(s.Root, ".lock"), []byte("4242\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := s.Lock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists() {
+		t.Error("the temporary file of a killed writer is still there")
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	// after a clean unlock nothing is walked: a file that is not a lock
+	// holder's stays
+	leave()
+	if unlock, err = s.Lock(); err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if !exists() {
+		t.Error("Lock walked the store after a clean unlock")
+	}
+}
