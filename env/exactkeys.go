@@ -50,18 +50,23 @@ func jsonFields(t reflect.Type) []string {
 	}
 	var names []string
 	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
+		if name, _, ok := jsonName(t.Field(i)); ok {
+			names = append(names, name)
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		switch name {
-		case "-":
-			continue
-		case "":
-			name = f.Name
-		}
-		names = append(names, name)
 	}
 	return names
+}
+
+// jsonName returns the name encoding/json gives the field f, the options
+// of its tag after the name ("omitempty", …), and false when JSON leaves
+// the field out (unexported, or json:"-").
+func jsonName(f reflect.StructField) (name, options string, ok bool) {
+	name, options, _ = strings.Cut(f.Tag.Get("json"), ",")
+	if !f.IsExported() || name == "-" {
+		return "", "", false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	return name, options, true
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"reflect"
 	"sync"
 	"unsafe"
 )
@@ -118,7 +117,7 @@ func (e *environment[S]) seedJSON(seed *S) (*seedRecord[S], bool, error) {
 func (r *seedRecord[S]) layoutIn(e *environment[S]) *seedLayout {
 	r.layoutOnce.Do(func() {
 		if e.spliced {
-			r.layout = layoutOf(r.json, unsafe.Pointer(r.seed), e.fields, reflect.TypeFor[S]())
+			r.layout = layoutOf(r.json, unsafe.Pointer(r.seed), e.fields)
 		}
 	})
 	return r.layout

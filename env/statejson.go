@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"unsafe"
 )
 
@@ -38,7 +37,7 @@ func splicedFields(t reflect.Type, fields []stateField) bool {
 		return false
 	}
 	for _, f := range fields {
-		if _, opts, _ := strings.Cut(t.Field(f.index).Tag.Get("json"), ","); opts != "" {
+		if f.options != "" {
 			return false
 		}
 	}
@@ -49,7 +48,7 @@ func splicedFields(t reflect.Type, fields []stateField) bool {
 // fields, or returns nil when its members are not the fields in order (a
 // name json.Marshal writes otherwise, a field it leaves out): the state's
 // JSON is then encoded whole.
-func layoutOf(seed []byte, seedState unsafe.Pointer, fields []stateField, t reflect.Type) *seedLayout {
+func layoutOf(seed []byte, seedState unsafe.Pointer, fields []stateField) *seedLayout {
 	l := &seedLayout{data: seed, keys: make([][]byte, len(fields)), values: make([][2]int, len(fields)), items: make([][][2]int, len(fields))}
 	if len(seed) < 2 || seed[0] != '{' {
 		return nil
@@ -74,8 +73,7 @@ func layoutOf(seed []byte, seedState unsafe.Pointer, fields []stateField, t refl
 			return nil
 		}
 		l.values[k] = [2]int{start, end}
-		ft := t.Field(f.index).Type
-		if ft.Kind() == reflect.Slice && seed[start] == '[' {
+		if f.typ.Kind() == reflect.Slice && seed[start] == '[' {
 			items := itemsOf(seed, start, end)
 			if items == nil || len(items) != (*sliceHeader)(unsafe.Add(seedState, f.offset)).len {
 				return nil
@@ -161,7 +159,7 @@ func skipJSON(data []byte, i int) int {
 // appendStateJSON appends the JSON of the state at p, a copy of the seed
 // at q made at Open and written since, as json.Marshal writes it, reusing
 // l's bytes for what still equals the seed.
-func appendStateJSON(out []byte, p, q unsafe.Pointer, t reflect.Type, fields []stateField, l *seedLayout) ([]byte, error) {
+func appendStateJSON(out []byte, p, q unsafe.Pointer, fields []stateField, l *seedLayout) ([]byte, error) {
 	w := &stateWriter{buf: bytes.NewBuffer(out)}
 	w.buf.WriteByte('{')
 	for k, f := range fields {
@@ -175,11 +173,10 @@ func appendStateJSON(out []byte, p, q unsafe.Pointer, t reflect.Type, fields []s
 			continue
 		}
 		var err error
-		ft := t.Field(f.index).Type
 		if items := l.items[k]; items != nil && (*sliceHeader)(a).data != nil {
-			err = w.items(a, b, ft.Elem(), items, l.data)
+			err = w.items(a, b, f.typ.Elem(), items, l.data)
 		} else {
-			err = w.encode(reflect.NewAt(ft, a).Interface())
+			err = w.encode(reflect.NewAt(f.typ, a).Interface())
 		}
 		if err != nil {
 			return nil, err

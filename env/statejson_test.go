@@ -140,7 +140,7 @@ func checkStateJSON(t *testing.T, ops []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields, typ)
+	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields)
 	if l == nil {
 		t.Fatalf("no layout of %s", seedJSON)
 	}
@@ -151,7 +151,7 @@ func checkStateJSON(t *testing.T, ops []byte) {
 	for i := 0; i+1 < len(ops); i += 2 {
 		spliceOps[int(ops[i])%len(spliceOps)](s, int(ops[i+1]))
 	}
-	got, err := appendStateJSON(nil, unsafe.Pointer(s), unsafe.Pointer(seed), typ, fields, l)
+	got, err := appendStateJSON(nil, unsafe.Pointer(s), unsafe.Pointer(seed), fields, l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,13 +216,13 @@ func TestStateJSONFallsBack(t *testing.T) {
 	typ := reflect.TypeFor[badName]()
 	seed := &badName{A: "x"}
 	data, _ := json.Marshal(seed)
-	if l := layoutOf(data, unsafe.Pointer(seed), stateFields(typ), typ); l != nil {
+	if l := layoutOf(data, unsafe.Pointer(seed), stateFields(typ)); l != nil {
 		t.Errorf("a layout of %s for the field named %q", data, stateFields(typ)[0].name)
 	}
 	typ = reflect.TypeFor[spliceState]()
 	good := spliceSeed()
 	for _, data := range []string{`{}`, `{"now":"x"}`, `[]`, ``, `{"now":"x","items":[1,2]}`} {
-		if l := layoutOf([]byte(data), unsafe.Pointer(good), stateFields(typ), typ); l != nil {
+		if l := layoutOf([]byte(data), unsafe.Pointer(good), stateFields(typ)); l != nil {
 			t.Errorf("a layout of %s", data)
 		}
 	}
@@ -281,10 +281,10 @@ func TestStateJSONError(t *testing.T) {
 	fields := stateFields(typ)
 	seed := spliceSeed()
 	seedJSON, _ := json.Marshal(seed)
-	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields, typ)
+	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields)
 	s, _ := Clone(seed)
 	s.Items[1].Amount = math.NaN()
-	_, err := appendStateJSON(nil, unsafe.Pointer(s), unsafe.Pointer(seed), typ, fields, l)
+	_, err := appendStateJSON(nil, unsafe.Pointer(s), unsafe.Pointer(seed), fields, l)
 	if err == nil || !strings.Contains(err.Error(), "state does not marshal to JSON: json: unsupported value: NaN") {
 		t.Errorf("err = %v", err)
 	}
@@ -301,14 +301,14 @@ func BenchmarkStateJSON(b *testing.B) {
 		seed.Items = append(seed.Items, spliceItem{ID: "I-" + strings.Repeat("y", i%5), Amount: float64(i), Tags: []string{"a", "b"}, Ref: &ref})
 	}
 	seedJSON, _ := json.Marshal(seed)
-	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields, typ)
+	l := layoutOf(seedJSON, unsafe.Pointer(seed), fields)
 	s, _ := Clone(seed)
 	s.Items[50].Amount = -1
 	b.Run("seed", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			out := make([]byte, 0, len(seedJSON)+len(seedJSON)/8) // as the world makes it
-			if _, err := appendStateJSON(out, unsafe.Pointer(s), unsafe.Pointer(seed), typ, fields, l); err != nil {
+			if _, err := appendStateJSON(out, unsafe.Pointer(s), unsafe.Pointer(seed), fields, l); err != nil {
 				b.Fatal(err)
 			}
 		}

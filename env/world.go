@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"runtime/debug"
 	"slices"
 	"unsafe"
@@ -309,7 +308,7 @@ func (w *world[S]) stateJSON() (json.RawMessage, error) {
 		return marshalState(w.state)
 	}
 	out := make([]byte, 0, len(l.data)+len(l.data)/8)
-	out, err := appendStateJSON(out, unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), reflect.TypeFor[S](), w.env.fields, l)
+	out, err := appendStateJSON(out, unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), w.env.fields, l)
 	if err != nil {
 		return nil, err
 	}

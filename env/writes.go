@@ -19,11 +19,13 @@ import (
 
 // stateField is a top-level field of a struct state.
 type stateField struct {
-	name   string // its JSON name
-	index  int
-	offset uintptr
-	copy   *copier
-	same   *comparer
+	name    string // its JSON name
+	options string // its JSON tag's options ("omitempty", …)
+	index   int
+	offset  uintptr
+	typ     reflect.Type
+	copy    *copier
+	same    *comparer
 }
 
 // stateFields returns the fields of a struct state type by JSON name, in
@@ -36,14 +38,12 @@ func stateFields(t reflect.Type) []stateField {
 	var out []stateField
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
+		name, options, ok := jsonName(f)
+		if !ok {
 			continue
 		}
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, stateField{name: name, index: i, offset: f.Offset, copy: copierFor(f.Type), same: comparerFor(f.Type)})
+		out = append(out, stateField{name: name, options: options, index: i, offset: f.Offset, typ: f.Type,
+			copy: copierFor(f.Type), same: comparerFor(f.Type)})
 	}
 	return out
 }
