@@ -75,21 +75,29 @@ func StopReason(err error) string {
 // nil). It returns ctx's error once ctx is done, and a tool's error result as
 // an error, so a Go agent can write its plan as straight-line code.
 func (in AgentInput) CallInto(ctx context.Context, tool string, input, out any) error {
-	if err := ctx.Err(); err != nil {
+	output, err := in.CallOutput(ctx, tool, input)
+	if err != nil || out == nil {
 		return err
+	}
+	if err := json.Unmarshal(output, out); err != nil {
+		return fmt.Errorf("%s: decode output: %w", tool, err)
+	}
+	return nil
+}
+
+// CallOutput calls a tool (with {} for a nil input) and returns its output,
+// for an agent that reads it its own way. It returns ctx's error once ctx is
+// done, and a tool's error result as an error, as CallInto does.
+func (in AgentInput) CallOutput(ctx context.Context, tool string, input any) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if input == nil {
 		input = map[string]any{}
 	}
 	r := in.Call(ctx, tool, input)
 	if r.IsError {
-		return fmt.Errorf("%s: %s", tool, r.Output)
+		return nil, fmt.Errorf("%s: %s", tool, r.Output)
 	}
-	if out == nil {
-		return nil
-	}
-	if err := r.Decode(out); err != nil {
-		return fmt.Errorf("%s: decode output: %w", tool, err)
-	}
-	return nil
+	return r.Output, nil
 }
