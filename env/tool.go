@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"unsafe"
 )
 
 // Tool is one operation an agent may call on a state of type S.
@@ -51,9 +53,12 @@ type Tool[S any] struct {
 // input is decoded with unknown fields rejected; a decoding failure is an
 // invalid_input tool error.
 func Typed[S, In any](f func(ctx context.Context, s *S, in In) (any, error)) func(context.Context, *S, json.RawMessage) (any, error) {
+	plan := planInput(reflect.TypeFor[In]())
 	return func(ctx context.Context, s *S, raw json.RawMessage) (any, error) {
 		var in In
-		if len(bytes.TrimSpace(raw)) > 0 {
+		if len(bytes.TrimSpace(raw)) > 0 && (plan == nil || !plan.decode(raw, unsafe.Pointer(&in))) {
+			// not plain (see inputPlan): encoding/json decodes it, from the start
+			in = *new(In)
 			dec := json.NewDecoder(bytes.NewReader(raw))
 			dec.DisallowUnknownFields()
 			dec.UseNumber()

@@ -36,6 +36,8 @@ type world[S any] struct {
 	// state and refuses calls: w.state is still in the stuck tool's hands
 	// and is never read again.
 	abandoned json.RawMessage
+	// job is the call handed to a goroutine, reused (see toolCall)
+	job *toolCall[S]
 }
 
 // boundTool is a tool with its Writes resolved to positions in the
@@ -99,32 +101,28 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
 	}
-	type ret struct {
-		value any
-		err   error
+	c := w.job
+	if c == nil {
+		c = &toolCall[S]{done: make(chan struct{}, 1)}
+		c.run = c.runTool
+		w.job = c
 	}
-	done := make(chan ret, 1)
-	gopool.Go(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- ret{err: &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", name, r),
-					Details: map[string]any{"stack": string(debug.Stack())}}}
-			}
-		}()
-		v, err := tool.Run(ctx, w.state, input)
-		done <- ret{v, err}
-	})
-	var r ret
+	c.ctx, c.tool, c.name, c.input, c.state = ctx, tool, name, input, w.state
+	gopool.Go(c.run)
 	select {
-	case r = <-done:
+	case <-c.done:
 	case <-ctx.Done():
 		select {
-		case r = <-done: // it returned as the context ended: keep its answer
+		case <-c.done: // it returned as the context ended: keep its answer
 		default:
+			// the goroutine still holds c: it is never used again, as the
+			// world takes no more calls
 			w.abandoned = w.abandonedState(snap)
 			return nil, Errorf("tool_abandoned", "tool %s did not return before the rollout ended (%v); its changes are dropped", name, context.Cause(ctx))
 		}
 	}
+	value, err := c.value, c.err
+	c.ctx, c.tool, c.input, c.value, c.err = nil, nil, nil, nil, nil
 	defer func() {
 		if cerr := w.checkDeclaration(tool, snap); cerr != nil {
 			err = cerr
@@ -135,7 +133,6 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 			}
 		}
 	}()
-	value, err := r.value, r.err
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +144,34 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		return nil, Errorf("output_too_large", "tool %s returned %d bytes of JSON, over the limit of %d", name, len(out), w.maxOutput)
 	}
 	return out, nil
+}
+
+// toolCall is a call handed to the goroutine that runs it: a world makes
+// one and reuses it for each of its calls, which never overlap. The
+// goroutine sets value and err, then signals done (not when the tool ends
+// its goroutine with runtime.Goexit: the call then waits for ctx).
+type toolCall[S any] struct {
+	ctx   context.Context
+	tool  *boundTool[S]
+	name  string
+	input json.RawMessage
+	state *S
+	value any
+	err   error
+	done  chan struct{}
+	run   func() // runTool, made once
+}
+
+func (c *toolCall[S]) runTool() {
+	defer func() {
+		if r := recover(); r != nil {
+			c.value, c.err = nil, &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", c.name, r),
+				Details: map[string]any{"stack": string(debug.Stack())}}
+			c.done <- struct{}{}
+		}
+	}()
+	c.value, c.err = c.tool.Run(c.ctx, c.state, c.input)
+	c.done <- struct{}{}
 }
 
 // snapshot is the state before a tool call. For a copyable state it is a

@@ -23,7 +23,7 @@ func Marshal(v any) ([]byte, error) {
 	// reused buffers
 	enc := encoders.Get().(*Encoder)
 	defer func() {
-		if cap(enc.scratch) <= 64<<10 && cap(enc.indented) <= 64<<10 && enc.buf.Cap() <= 64<<10 {
+		if enc.small() {
 			encoders.Put(enc) // a huge value's buffers are not kept
 		}
 	}()
@@ -47,13 +47,20 @@ func Marshal(v any) ([]byte, error) {
 // Compact encodes v on one line without HTML escaping and without a newline,
 // as JSON.stringify(x) would.
 func Compact(v any) ([]byte, error) {
-	out, err := AppendCompact(nil, v)
+	// written in a reused buffer, then copied into one of the right size
+	enc := encoders.Get().(*Encoder)
+	defer func() {
+		if enc.small() {
+			encoders.Put(enc) // a huge value's buffers are not kept
+		}
+	}()
+	buf, err := enc.AppendCompact(enc.compact[:0], v)
 	if err != nil {
 		return nil, err
 	}
-	if out == nil {
-		out = []byte{}
-	}
+	enc.compact = buf
+	out := make([]byte, len(buf))
+	copy(out, buf)
 	return out, nil
 }
 
@@ -62,7 +69,7 @@ func Compact(v any) ([]byte, error) {
 func AppendCompact(dst []byte, v any) ([]byte, error) {
 	enc := encoders.Get().(*Encoder)
 	out, err := enc.AppendCompact(dst, v)
-	if enc.buf.Cap() <= 64<<10 && cap(enc.scratch) <= 64<<10 && cap(enc.indented) <= 64<<10 {
+	if enc.small() {
 		encoders.Put(enc) // a huge value's buffers are not kept
 	}
 	return out, err

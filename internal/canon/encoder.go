@@ -3,7 +3,6 @@ package canon
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
 	"strconv"
 	"sync"
@@ -15,8 +14,14 @@ type Encoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 	// scratch holds Marshal's compact JSON between values, indented its
-	// indented form
-	scratch, indented []byte
+	// indented form, compact Compact's
+	scratch, indented, compact []byte
+}
+
+// small reports whether e's buffers are small enough to keep in the pool.
+func (e *Encoder) small() bool {
+	const max = 64 << 10
+	return e.buf.Cap() <= max && cap(e.scratch) <= max && cap(e.indented) <= max && cap(e.compact) <= max
 }
 
 // Compacted is JSON as Compact or AppendCompact wrote it. AppendCompact
@@ -66,6 +71,9 @@ func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 		if out, ok := appendSimple(dst, v); ok {
 			return out, nil
 		}
+		if out, ok := appendTyped(dst, v); ok {
+			return out, nil
+		}
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
@@ -90,26 +98,39 @@ func plain(s string) bool {
 // are strings, booleans, integers, nil or such maps, when every key and
 // string is plain: keys sorted, as encoding/json writes them. It reports
 // false, with dst as it was, for any other map.
-func appendMap(dst []byte, m any) ([]byte, bool) {
+func appendMap(dst []byte, m any, depth int) ([]byte, bool) {
+	if depth > maxSimpleDepth {
+		return dst, false // deeper (or a cycle): left to encoding/json
+	}
 	switch x := m.(type) {
 	case map[string]string:
-		return appendObject(dst, x, func(dst []byte, v string) ([]byte, bool) { return appendSimple(dst, v) })
+		return appendObject(dst, x, depth, func(dst []byte, v string, _ int) ([]byte, bool) { return appendSimpleAt(dst, v, 0) })
 	case map[string]any:
-		return appendObject(dst, x, appendSimple)
+		return appendObject(dst, x, depth, appendSimpleAt)
 	}
 	return dst, false
 }
 
+// maxSimpleDepth bounds the nesting of the maps appendSimple writes.
+const maxSimpleDepth = 64
+
 // appendObject appends m as a JSON object, its keys sorted, each value
 // written by value; false, with dst as it was, when a key is not plain or
 // value cannot write a value.
-func appendObject[V any](dst []byte, m map[string]V, value func([]byte, V) ([]byte, bool)) ([]byte, bool) {
+func appendObject[V any](dst []byte, m map[string]V, depth int, value func([]byte, V, int) ([]byte, bool)) ([]byte, bool) {
 	if m == nil {
 		return append(dst, "null"...), true
 	}
 	start := len(dst)
 	dst = append(dst, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	// the keys of a small map are sorted on the stack
+	var small [16]string
+	keys := small[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
 		if !plain(k) {
 			return dst[:start], false
 		}
@@ -118,7 +139,7 @@ func appendObject[V any](dst []byte, m map[string]V, value func([]byte, V) ([]by
 		}
 		dst = append(append(append(dst, '"'), k...), '"', ':')
 		var ok bool
-		if dst, ok = value(dst, m[k]); !ok {
+		if dst, ok = value(dst, m[k], depth+1); !ok {
 			return dst[:start], false
 		}
 	}
@@ -127,7 +148,10 @@ func appendObject[V any](dst []byte, m map[string]V, value func([]byte, V) ([]by
 
 // appendSimple appends a plain string, a boolean, an integer, nil or a map
 // appendMap writes; false for anything else.
-func appendSimple(dst []byte, v any) ([]byte, bool) {
+func appendSimple(dst []byte, v any) ([]byte, bool) { return appendSimpleAt(dst, v, 0) }
+
+// appendSimpleAt is appendSimple of a value depth maps deep.
+func appendSimpleAt(dst []byte, v any, depth int) ([]byte, bool) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), true
@@ -142,7 +166,7 @@ func appendSimple(dst []byte, v any) ([]byte, bool) {
 	case int64:
 		return strconv.AppendInt(dst, v, 10), true
 	case map[string]string, map[string]any:
-		return appendMap(dst, v)
+		return appendMap(dst, v, depth)
 	}
 	return dst, false
 }
