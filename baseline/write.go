@@ -80,8 +80,7 @@ func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed
 	return b.Commit()
 }
 
-// stagedFile is a file written to tmp, fsynced, waiting to be renamed to
-// path.
+// stagedFile is a file written to tmp, waiting to be renamed to path.
 type stagedFile struct{ tmp, path string }
 
 func discard(files []stagedFile) {
@@ -90,15 +89,17 @@ func discard(files []stagedFile) {
 	}
 }
 
-// stage writes the files of e that differ from the store's to fsynced
-// temporary files next to them, checking and making each folder once with
-// dirs.
-func (s *Store) stage(k Key, e Entry, dirs *folders) (staged []stagedFile, err error) {
+// stage writes the files of e that differ from the store's to temporary
+// files next to them, fsynced unless noSync, checking and making each
+// folder once with dirs.
+func (s *Store) stage(k Key, e Entry, dirs *folders, noSync bool) (staged []stagedFile, err error) {
+	w := s.writer()
+	w.NoSync = noSync
 	_, err = s.write(k, e, dirs.checkPath, func(path string, data []byte) error {
 		if err := dirs.make(filepath.Dir(path)); err != nil {
 			return refused(err)
 		}
-		tmp, err := s.writer().WriteTempIn(path, data)
+		tmp, err := w.WriteTempIn(path, data)
 		if err != nil {
 			return refused(err)
 		}

@@ -156,7 +156,7 @@ func options() oracle.Options { return oracle.Options{Jobs: runtime.NumCPU()} }
 
 func record(b *testing.B, store *baseline.Store, cases []oracle.Case) {
 	b.Helper()
-	rep, err := oracle.Record(context.Background(), store, cases, oracle.Selection{}, oracle.RecordOptions{Options: options()})
+	rep, err := oracle.Record(context.Background(), store, oracle.StreamOf(cases), oracle.Selection{}, oracle.RecordOptions{Options: options()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 			override = []string{}
 		}
 	}
-	if err := oracle.FreezeFiles(dir, selected.Cases, override); err != nil {
+	if err := selected.FreezeFiles(dir, override); err != nil {
 		if override != nil {
 			return nil, nil, usageError("--%v", err) // the library's "artifacts: …"
 		}
@@ -219,7 +219,7 @@ func checkText(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 	o := textOptions(c, c.App.Writer)
 	listed, code := false, ExitOK
 	var errs []string
-	rep, err := oracle.CheckEach(c.Context, store, oracle.StreamOf(selected.Cases), sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
+	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
 		listed = render.TextCase(&buf, cr, o) || listed
 		code = max(code, checkExits[cr.Status])
 		if cr.Status == oracle.StatusError {

@@ -147,7 +147,7 @@ func checkCaseSet(c *cli.Context, envs Environments, p *baseline.Pending, keys [
 		return err
 	}
 	known := map[baseline.Key]bool{}
-	for _, cs := range selected.Cases {
+	for cs := range selected.Cases.All {
 		known[cs.Key] = true
 	}
 	for _, k := range keys {

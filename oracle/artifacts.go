@@ -3,6 +3,7 @@ package oracle
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -18,30 +19,62 @@ import (
 // A baseline file of an artifact a case does not freeze is left alone:
 // check does not compare it and record neither writes nor removes it.
 func FreezeFiles(projectDir string, cases []Case, override []string) error {
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Key.Env)
+	}
+	slices.Sort(names)
+	files, err := envFiles(projectDir, slices.Compact(names), override)
+	if err != nil {
+		return err
+	}
+	for i := range cases {
+		cases[i].Files = files[cases[i].Key.Env]
+	}
+	return nil
+}
+
+// FreezeFiles sets the artifact files of each selected case as the
+// function FreezeFiles does, as the cases are made.
+func (s *Selected) FreezeFiles(projectDir string, override []string) error {
+	files, err := envFiles(projectDir, s.envs, override)
+	if err != nil {
+		return err
+	}
+	all := s.Cases.All
+	s.Cases.All = func(yield func(Case) bool) {
+		for c := range all {
+			c.Files = files[c.Key.Env]
+			if !yield(c) {
+				return
+			}
+		}
+	}
+	return nil
+}
+
+// envFiles returns the artifact files of each environment of names, as
+// FreezeFiles sets them.
+func envFiles(projectDir string, names []string, override []string) (map[string][]string, error) {
+	byEnv := make(map[string][]string, len(names))
 	if override != nil {
 		files, err := baseline.FilesFor(override)
 		if err != nil {
-			return fmt.Errorf("artifacts: %w", err)
+			return nil, fmt.Errorf("artifacts: %w", err)
 		}
-		for i := range cases {
-			cases[i].Files = files
-		}
-		return nil
-	}
-	byEnv := map[string][]string{}
-	for i := range cases {
-		name := cases[i].Key.Env
-		files, ok := byEnv[name]
-		if !ok {
-			var err error
-			if files, err = EnvFiles(projectDir, name); err != nil {
-				return err
-			}
+		for _, name := range names {
 			byEnv[name] = files
 		}
-		cases[i].Files = files
+		return byEnv, nil
 	}
-	return nil
+	for _, name := range names {
+		files, err := EnvFiles(projectDir, name)
+		if err != nil {
+			return nil, err
+		}
+		byEnv[name] = files
+	}
+	return byEnv, nil
 }
 
 // EnvFiles returns the artifact files the environment name freezes in the

@@ -80,14 +80,14 @@ func TestFreezeFiles(t *testing.T) {
 	if err := FreezeFiles(project, cs, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Check(context.Background(), store, cs, Selection{}, Options{})
+	res, err := Check(context.Background(), store, StreamOf(cs), Selection{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Report.Summary.Unchanged != res.Report.Summary.Total {
 		t.Errorf("check compared calls.json though the manifest opts out: %+v", res.Report.Cases[0])
 	}
-	if _, err := Record(context.Background(), store, cs, Selection{}, RecordOptions{}); err != nil {
+	if _, err := Record(context.Background(), store, StreamOf(cs), Selection{}, RecordOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(calls); string(data) != "[]\n" {
@@ -97,7 +97,7 @@ func TestFreezeFiles(t *testing.T) {
 	if err := FreezeFiles(project, cs, []string{"calls"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = Check(context.Background(), store, cs, Selection{}, Options{})
+	res, err = Check(context.Background(), store, StreamOf(cs), Selection{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

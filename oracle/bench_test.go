@@ -20,13 +20,13 @@ func benchCheck(b *testing.B, envs []env.Environment) {
 		b.Fatal(err)
 	}
 	opts := oracle.Options{Jobs: runtime.NumCPU()}
-	if _, err := oracle.Record(context.Background(), store, cases, oracle.Selection{}, oracle.RecordOptions{Options: opts}); err != nil {
+	if _, err := oracle.Record(context.Background(), store, oracle.StreamOf(cases), oracle.Selection{}, oracle.RecordOptions{Options: opts}); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(len(cases)), "cases")
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := oracle.Check(context.Background(), store, cases, oracle.Selection{}, opts)
+		res, err := oracle.Check(context.Background(), store, oracle.StreamOf(cases), oracle.Selection{}, opts)
 		if err != nil {
 			b.Fatal(err)
 		}

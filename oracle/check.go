@@ -23,10 +23,10 @@ type CheckResult struct {
 // Check re-runs cases and compares them with the store, as CheckEach does,
 // and returns the whole report with the fresh artifacts of the cases that
 // did not match.
-func Check(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts Options) (*CheckResult, error) {
+func Check(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options) (*CheckResult, error) {
 	res := &CheckResult{Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
 	var list []*CaseReport
-	rep, err := CheckEach(ctx, store, StreamOf(cases), sel, opts, func(cr *CaseReport, kept *Kept) error {
+	rep, err := CheckEach(ctx, store, cases, sel, opts, func(cr *CaseReport, kept *Kept) error {
 		list = append(list, cr)
 		if kept != nil {
 			k := cr.Key()

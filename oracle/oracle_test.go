@@ -134,7 +134,7 @@ func cases(t testing.TB, envs ...env.Environment) []Case {
 
 func record(t testing.TB, store *baseline.Store, e env.Environment) *RecordReport {
 	t.Helper()
-	rep, err := Record(context.Background(), store, cases(t, e), Selection{}, RecordOptions{Options: Options{Jobs: 4}})
+	rep, err := Record(context.Background(), store, StreamOf(cases(t, e)), Selection{}, RecordOptions{Options: Options{Jobs: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func record(t testing.TB, store *baseline.Store, e env.Environment) *RecordRepor
 
 func check(t testing.TB, store *baseline.Store, e env.Environment) *CheckResult {
 	t.Helper()
-	res, err := Check(context.Background(), store, cases(t, e), Selection{}, Options{Jobs: 4})
+	res, err := Check(context.Background(), store, StreamOf(cases(t, e)), Selection{}, Options{Jobs: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestShardsPartitionAndMerge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Check(context.Background(), store, cs, sel, Options{Jobs: 2})
+		res, err := Check(context.Background(), store, StreamOf(cs), sel, Options{Jobs: 2})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,7 +66,7 @@ const writeJobs = 8
 // there: the cases before it are wrote or kept, that case is an error, the
 // rest are not-written, and no baseline is pruned. Every case has a
 // status. The store is locked for the whole record.
-func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Selection, opts RecordOptions) (*RecordReport, error) {
+func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel Selection, opts RecordOptions) (*RecordReport, error) {
 	if opts.Repeat == 1 {
 		opts.Repeat = 2 // freezing needs two runs that agree
 	}
@@ -75,7 +75,6 @@ func Record(ctx context.Context, store *baseline.Store, cases []Case, sel Select
 		return nil, err
 	}
 	defer unlock()
-	stream := StreamOf(cases)
 
 	// the files of each case whose runs agree are written to temporary
 	// files as soon as the case is over, and only renamed into place once

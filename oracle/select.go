@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,10 +18,14 @@ import (
 
 // Selected is what a selection holds in a project.
 type Selected struct {
-	// Cases are the selected cases of the shard, sorted by key.
-	Cases []Case
+	// Cases are the selected cases of the shard, made one at a time in key
+	// order: a selection of any size holds no list of its cases.
+	Cases CaseStream
 	// Total is how many cases the selection holds before sharding.
 	Total int
+	// envs are the environments of Cases, sorted: those FreezeFiles reads
+	// the manifest of.
+	envs []string
 }
 
 // Select returns the cases of the project at projectDir that sel selects:
@@ -33,11 +40,12 @@ type Selected struct {
 //     task_not_found, with what exists);
 //   - a selection that holds no case and no baseline at all, before
 //     sharding (a shard may be empty);
-//   - a case key two sources produce (a regression agent and a trace, or
-//     two traces).
+//   - a case key two sources produce (a regression agent and a trace, two
+//     traces, or an environment that lists an agent or a task twice).
 //
 // stored are the baselines of the project; a name that only a baseline has
-// (an obsolete case) exists.
+// (an obsolete case) exists. The regression cases are counted and checked
+// here and made again, one at a time, each time Cases.All is called.
 func Select(projectDir string, envs []env.Environment, sel Selection, stored []baseline.Key) (*Selected, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, err
@@ -47,39 +55,131 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored []b
 	}
 	whole := sel
 	whole.Shard = Shard{}
-	everything := Selection{}
-	regression, err := Cases(envs, everything)
-	if err != nil {
-		return nil, err
-	}
 	traces, err := TraceCases(projectDir, envs, Selection{Envs: sel.Envs})
 	if err != nil {
 		return nil, err
 	}
-	all := append(regression, traces...)
-	if err := checkLiterals(envs, all, stored, sel); err != nil {
+	if err := checkLiterals(envs, traces, stored, sel); err != nil {
 		return nil, err
 	}
 	var picked []Case
-	for _, c := range all {
+	for _, c := range traces {
 		if whole.Selects(c.Key) {
 			picked = append(picked, c)
 		}
 	}
-	SortCases(picked)
 	if err := checkCollisions(picked); err != nil {
 		return nil, err
 	}
-	if len(picked) == 0 && !selectsAny(whole, stored) {
-		return nil, nothingSelected(envs, all, sel)
-	}
-	out := &Selected{Total: len(picked)}
+	traced := make(map[baseline.Key]Case, len(picked))
 	for _, c := range picked {
-		if sel.Shard.Has(c.Key) {
-			out.Cases = append(out.Cases, c)
+		traced[c.Key] = c
+	}
+	out := &Selected{}
+	inShard := map[string]bool{}
+	count := func(k baseline.Key) {
+		if whole.Selects(k) {
+			out.Total++
+			if sel.Shard.Has(k) {
+				out.Cases.Len++
+				inShard[k.Env] = true
+			}
 		}
 	}
+	for _, c := range picked {
+		count(c.Key)
+	}
+	for _, e := range envs {
+		tasks, err := e.Tasks()
+		if err != nil {
+			return nil, err
+		}
+		if err := checkRegressionKeys(e.Name(), e.RegressionAgents(), tasks, whole); err != nil {
+			return nil, err
+		}
+		for _, agent := range e.RegressionAgents() {
+			for _, t := range tasks {
+				k := baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}
+				if trace, ok := traced[k]; ok {
+					return nil, twoSources(Case{Key: k, AgentRef: agent}, trace)
+				}
+				count(k)
+			}
+		}
+	}
+	if out.Total == 0 && !selectsAny(whole, stored) {
+		return nil, nothingSelected(envs, traces, sel)
+	}
+	shardTraces := slices.DeleteFunc(picked, func(c Case) bool { return !sel.Shard.Has(c.Key) })
+	shardRegression, err := StreamCases(envs, sel)
+	if err != nil {
+		return nil, err
+	}
+	out.Cases.All = mergeCases(shardRegression.All, shardTraces)
+	out.envs = slices.Sorted(maps.Keys(inShard))
 	return out, nil
+}
+
+// checkRegressionKeys refuses an environment whose regression cases the
+// selection holds twice: an agent or a task it lists twice.
+func checkRegressionKeys(envName string, agents []string, tasks []env.Task, sel Selection) error {
+	agents = slices.Sorted(slices.Values(agents))
+	ids := make([]string, len(tasks))
+	for i, t := range tasks {
+		ids[i] = t.ID
+	}
+	if !slices.IsSorted(ids) { // Tasks sorts them, as a rule
+		slices.Sort(ids)
+	}
+	for _, a := range dupes(agents) {
+		for _, id := range ids {
+			if k := (baseline.Key{Env: envName, Agent: a, Task: id}); sel.Selects(k) {
+				return twoSources(Case{Key: k, AgentRef: k.Agent}, Case{Key: k, AgentRef: k.Agent})
+			}
+		}
+	}
+	for _, id := range dupes(ids) {
+		for _, a := range agents {
+			if k := (baseline.Key{Env: envName, Agent: a, Task: id}); sel.Selects(k) {
+				return twoSources(Case{Key: k, AgentRef: k.Agent}, Case{Key: k, AgentRef: k.Agent})
+			}
+		}
+	}
+	return nil
+}
+
+// dupes returns the names a sorted list holds more than once.
+func dupes(sorted []string) []string {
+	var out []string
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] && (len(out) == 0 || out[len(out)-1] != sorted[i]) {
+			out = append(out, sorted[i])
+		}
+	}
+	return out
+}
+
+// mergeCases yields the cases of a and of b (both sorted by key) in key
+// order.
+func mergeCases(a iter.Seq[Case], b []Case) iter.Seq[Case] {
+	return func(yield func(Case) bool) {
+		i := 0
+		for c := range a {
+			for ; i < len(b) && b[i].Key.Compare(c.Key) < 0; i++ {
+				if !yield(b[i]) {
+					return
+				}
+			}
+			if !yield(c) {
+				return
+			}
+		}
+		for ; i < len(b); i++ {
+			if !yield(b[i]) {
+				return
+			}
+		}
+	}
 }
 
 // CheckProjectEnvs returns an error when the project at projectDir names
@@ -130,8 +230,9 @@ func ProjectEnv(projectDir, name string) bool {
 }
 
 // checkLiterals returns a not-found error for the first literal name of sel
-// that names nothing.
-func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, sel Selection) error {
+// that names nothing. traces are the replay cases of the environments sel
+// selects.
+func checkLiterals(envs []env.Environment, traces []Case, stored []baseline.Key, sel Selection) error {
 	envNames := envNames(envs)
 	for _, p := range sel.Envs {
 		if isLiteral(p) && !hasEnv(envs, p) && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
@@ -140,11 +241,6 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 	}
 	inEnvs := func(k baseline.Key) bool { return matchAny(sel.Envs, k.Env) }
 	var agents, tasks []string
-	for _, c := range all {
-		if inEnvs(c.Key) {
-			agents = append(agents, c.Key.Agent)
-		}
-	}
 	for _, e := range envs {
 		if !matchAny(sel.Envs, e.Name()) {
 			continue
@@ -153,8 +249,16 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 		if err != nil {
 			return err
 		}
+		if len(list) > 0 {
+			agents = append(agents, e.RegressionAgents()...)
+		}
 		for _, t := range list {
 			tasks = append(tasks, t.ID)
+		}
+	}
+	for _, c := range traces {
+		if inEnvs(c.Key) {
+			agents = append(agents, c.Key.Agent)
 		}
 	}
 	for _, k := range stored {
@@ -184,14 +288,29 @@ func checkLiterals(envs []env.Environment, all []Case, stored []baseline.Key, se
 	return nil
 }
 
-// nothingSelected says that sel holds no case, and what there is.
-func nothingSelected(envs []env.Environment, all []Case, sel Selection) error {
+// nothingSelected says that sel holds no case, and what there is: traces
+// are the replay cases of the environments sel selects.
+func nothingSelected(envs []env.Environment, traces []Case, sel Selection) error {
 	e := &NoCaseError{Selection: sel}
 	if len(sel.Envs)+len(sel.Agents)+len(sel.Tasks) == 0 {
 		return e
 	}
 	var agents, tasks []string
-	for _, c := range all {
+	for _, en := range envs {
+		list, err := en.Tasks()
+		if err != nil || len(list) == 0 || !matchAny(sel.Envs, en.Name()) {
+			continue
+		}
+		for _, agent := range en.RegressionAgents() {
+			agents = append(agents, agent)
+			if matchAny(sel.Agents, agent) {
+				for _, t := range list {
+					tasks = append(tasks, t.ID)
+				}
+			}
+		}
+	}
+	for _, c := range traces {
 		if matchAny(sel.Envs, c.Key.Env) {
 			agents = append(agents, c.Key.Agent)
 			if matchAny(sel.Agents, c.Key.Agent) {
@@ -246,13 +365,17 @@ func (e *NoCaseError) Describe(name func(kind, quoted string) string, fix string
 // checkCollisions refuses a key that two of the (sorted) cases share.
 func checkCollisions(cases []Case) error {
 	for i := 1; i < len(cases); i++ {
-		a, b := cases[i-1], cases[i]
-		if a.Key == b.Key {
-			return fmt.Errorf("case %s comes from two sources: %s and %s; rename one (a trace's agent is its folder under %s)",
-				a.Key, source(a), source(b), TracesDir)
+		if a, b := cases[i-1], cases[i]; a.Key == b.Key {
+			return twoSources(a, b)
 		}
 	}
 	return nil
+}
+
+// twoSources is the error of a case key that both a and b produce.
+func twoSources(a, b Case) error {
+	return fmt.Errorf("case %s comes from two sources: %s and %s; rename one (a trace's agent is its folder under %s)",
+		a.Key, source(a), source(b), TracesDir)
 }
 
 // source names where a case comes from.

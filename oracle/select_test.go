@@ -4,11 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSelectNeverEmptyByAccident: a literal name that names nothing is a
@@ -41,8 +43,8 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(got.Cases) != tt.cases {
-					t.Errorf("%d cases, want %d", len(got.Cases), tt.cases)
+				if n := len(keysOf(got.Cases)); got.Cases.Len != tt.cases || n != tt.cases {
+					t.Errorf("Len %d, %d cases made, want %d", got.Cases.Len, n, tt.cases)
 				}
 				return
 			}
@@ -57,6 +59,109 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 				t.Errorf("error %v is not ErrNothingSelected", err)
 			}
 		})
+	}
+}
+
+// keysOf returns the keys a stream makes, in its order.
+func keysOf(s CaseStream) []baseline.Key {
+	var keys []baseline.Key
+	for c := range s.All {
+		keys = append(keys, c.Key)
+	}
+	return keys
+}
+
+// TestSelectStreamsTheCases: the selected cases are made in key order,
+// replay cases among the regression ones, as often as they are asked for;
+// the shards of a selection make each case once between them, and Len and
+// Total count what is made.
+func TestSelectStreamsTheCases(t *testing.T) {
+	e := newLedger(t, ledgerOpts{tasks: 12})
+	envs := []env.Environment{e}
+	dir := t.TempDir()
+	var want []baseline.Key
+	for _, c := range cases(t, e) {
+		want = append(want, c.Key)
+	}
+	// replay agents sorting before and after the regression agent
+	for _, tr := range []struct{ agent, task string }{{"alpha", "TASK-003"}, {"alpha", "TASK-011"}, {"zeta", "TASK-001"}} {
+		src := solverTrace(t, e, tr.task, t.TempDir())
+		dst := filepath.Join(dir, TracesDir, "ledger", tr.agent, tr.task+TraceLinesSuffix)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, baseline.Key{Env: "ledger", Agent: tr.agent, Task: tr.task})
+	}
+	slices.SortFunc(want, baseline.Key.Compare)
+
+	got, err := Select(dir, envs, Selection{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, keysOf(got.Cases)); diff != "" {
+		t.Errorf("cases (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, keysOf(got.Cases)); diff != "" {
+		t.Errorf("cases made a second time (-want +got):\n%s", diff)
+	}
+	if got.Cases.Len != len(want) || got.Total != len(want) {
+		t.Errorf("Len %d, Total %d, want %d", got.Cases.Len, got.Total, len(want))
+	}
+	for _, n := range []int{2, 3} {
+		var union []baseline.Key
+		for i := 1; i <= n; i++ {
+			part, err := Select(dir, envs, Selection{Shard: Shard{i, n}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys := keysOf(part.Cases)
+			if part.Cases.Len != len(keys) || part.Total != len(want) {
+				t.Errorf("shard %d/%d: Len %d, Total %d; made %d, want Total %d", i, n, part.Cases.Len, part.Total, len(keys), len(want))
+			}
+			if !slices.IsSortedFunc(keys, baseline.Key.Compare) {
+				t.Errorf("shard %d/%d: not in key order: %v", i, n, keys)
+			}
+			union = append(union, keys...)
+		}
+		slices.SortFunc(union, baseline.Key.Compare)
+		if diff := cmp.Diff(want, union); diff != "" {
+			t.Errorf("the %d shards together (-want +got):\n%s", n, diff)
+		}
+	}
+	// a narrower selection streams only what it selects
+	got, err = Select(dir, envs, Selection{Agents: []string{"alpha"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAlpha := []baseline.Key{{Env: "ledger", Agent: "alpha", Task: "TASK-003"}, {Env: "ledger", Agent: "alpha", Task: "TASK-011"}}
+	if diff := cmp.Diff(wantAlpha, keysOf(got.Cases)); diff != "" || got.Total != 2 {
+		t.Errorf("alpha: Total %d, cases (-want +got):\n%s", got.Total, diff)
+	}
+}
+
+// twiceListed is an environment that lists its regression agent twice.
+type twiceListed struct{ env.Environment }
+
+func (e twiceListed) RegressionAgents() []string {
+	a := e.Environment.RegressionAgents()
+	return append(a, a...)
+}
+
+// TestSelectRefusesARegressionAgentListedTwice: an environment (of any
+// implementation) whose cases the selection would hold twice is refused,
+// as two sources of one key are.
+func TestSelectRefusesARegressionAgentListedTwice(t *testing.T) {
+	envs := []env.Environment{twiceListed{newLedger(t, ledgerOpts{tasks: 2})}}
+	_, err := Select(t.TempDir(), envs, Selection{}, nil)
+	if err == nil || !strings.Contains(err.Error(), "case ledger/solver/TASK-001 comes from two sources: the regression agent solver of ledger and the regression agent solver of ledger") {
+		t.Errorf("error %v", err)
 	}
 }
 

@@ -177,7 +177,7 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 func TestRecordWritesNothingWhenACaseFails(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "baselines")
 	store := &baseline.Store{Root: root}
-	rep, err := Record(context.Background(), store, cases(t, newLedger(t, ledgerOpts{tasks: 30, failOpen: "TASK-027"})), Selection{}, RecordOptions{Options: Options{Jobs: 2}})
+	rep, err := Record(context.Background(), store, StreamOf(cases(t, newLedger(t, ledgerOpts{tasks: 30, failOpen: "TASK-027"}))), Selection{}, RecordOptions{Options: Options{Jobs: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestRecordWritesNothingWhenACaseFails(t *testing.T) {
 	record(t, store, newLedger(t, ledgerOpts{tasks: 30}))
 	before := storeFiles(t, root)
 	mutant := newLedger(t, ledgerOpts{tasks: 30, feeFactor: 1.5, failOpen: "TASK-027"})
-	if _, err := Record(context.Background(), store, cases(t, mutant), Selection{}, RecordOptions{Options: Options{Jobs: 2}}); err != nil {
+	if _, err := Record(context.Background(), store, StreamOf(cases(t, mutant)), Selection{}, RecordOptions{Options: Options{Jobs: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, storeFiles(t, root)); diff != "" {

@@ -70,11 +70,11 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	}
 	store := baseline.Open(project)
 	sel := Selection{}
-	rep, err := Record(context.Background(), store, cases, sel, RecordOptions{})
+	rep, err := Record(context.Background(), store, StreamOf(cases), sel, RecordOptions{})
 	if err != nil || rep.Count(RecordWrote) != 1 {
 		t.Fatalf("record: %+v, %v", rep, err)
 	}
-	res, err := Check(context.Background(), store, cases, sel, Options{})
+	res, err := Check(context.Background(), store, StreamOf(cases), sel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	}
 	// the replay's baseline is the solver's rollout, byte for byte
 	solverCases, _ := Cases(envs, Selection{Tasks: []string{"TASK-002"}})
-	if _, err := Record(context.Background(), store, solverCases, Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, RecordOptions{}); err != nil {
+	if _, err := Record(context.Background(), store, StreamOf(solverCases), Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, RecordOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := store.Read(k)

@@ -29,12 +29,18 @@ type Writer struct {
 	// WriteHook, when set, writes the bytes to the temporary file in place
 	// of (*os.File).Write; tests use it to fail a write halfway.
 	WriteHook func(f *os.File, data []byte) (int, error)
+	// NoSync leaves the temporary files of WriteTemp and WriteTempIn
+	// unsynced: the caller makes them durable with SyncFS before it
+	// renames them, so that a rename never shows a file whose bytes a
+	// power loss could take back.
+	NoSync bool
 }
 
 // Write writes data to path: temporary file, fsync, rename, folder fsync.
 // Something other than a regular file at path is an error naming it. On
 // failure the temporary file is removed and path is untouched.
 func (w Writer) Write(path string, data []byte) error {
+	w.NoSync = false // renamed at once: nothing else would sync it
 	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
 		return err
 	}
@@ -53,7 +59,7 @@ func (w Writer) Write(path string, data []byte) error {
 }
 
 // WriteTemp writes data to a new temporary file in path's folder (made if
-// need be), fsyncs and closes it with mode 0644, and returns its name, for a
+// need be), fsyncs (unless NoSync) and closes it with mode 0644, and returns its name, for a
 // caller that renames several files into place together (and then calls
 // SyncDir for their folders). On failure nothing is left.
 func (w Writer) WriteTemp(path string, data []byte) (name string, err error) {
@@ -112,8 +118,10 @@ func (w Writer) WriteTempIn(path string, data []byte) (name string, err error) {
 	if err = tmp.Chmod(0o644); err != nil {
 		return "", err
 	}
-	if err = tmp.Sync(); err != nil {
-		return "", err
+	if !w.NoSync {
+		if err = tmp.Sync(); err != nil {
+			return "", err
+		}
 	}
 	if err = tmp.Close(); err != nil {
 		return "", err

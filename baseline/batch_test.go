@@ -1,0 +1,104 @@
+package baseline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-oracle/oracle/internal/atomicfile"
+)
+
+// withSyncFS replaces the file-system flush of a Batch for one test.
+func withSyncFS(t *testing.T, f func(dirs []string) error) {
+	t.Helper()
+	if !atomicfile.CanSyncFS {
+		t.Skip("this system fsyncs each temporary file: Commit flushes no file system")
+	}
+	old := syncFS
+	syncFS = f
+	t.Cleanup(func() { syncFS = old })
+}
+
+func batchCases(n int) []Keyed {
+	var cases []Keyed
+	for i := range n {
+		cases = append(cases, Keyed{Key{[]string{"crm", "calendar"}[i%2], "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
+	}
+	return cases
+}
+
+// TestBatchFlushesBeforeTheFirstRename: the temporary files, written
+// without an fsync each, are made durable by one flush of their folders'
+// file systems while none is renamed yet, so a power loss never leaves a
+// renamed file whose bytes are not on disk.
+func TestBatchFlushesBeforeTheFirstRename(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	cases := batchCases(10)
+	flushes := 0
+	withSyncFS(t, func(dirs []string) error {
+		flushes++
+		want := []string{filepath.Join(s.Root, "calendar", "solver"), filepath.Join(s.Root, "crm", "solver")}
+		if strings.Join(dirs, "\n") != strings.Join(want, "\n") {
+			t.Errorf("flushed %q, want the folders of the files %q", dirs, want)
+		}
+		for _, c := range cases {
+			if _, err := os.Lstat(s.Path(c.Key, "result.json")); err == nil {
+				t.Errorf("%s renamed before the flush", c.Key)
+			}
+		}
+		temporaries := 0
+		for _, d := range dirs {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					temporaries++
+				}
+			}
+		}
+		if temporaries != 2*len(cases) {
+			t.Errorf("%d temporary files at the flush, want %d", temporaries, 2*len(cases))
+		}
+		return atomicfile.SyncFS(dirs)
+	})
+	res, failed, err := s.WriteAll(cases, 3)
+	if err != nil || failed != -1 {
+		t.Fatalf("failed %d: %v", failed, err)
+	}
+	if flushes != 1 {
+		t.Errorf("%d flushes, want 1", flushes)
+	}
+	for i, c := range cases {
+		if res[i] != Written {
+			t.Errorf("%s: %v", c.Key, res[i])
+		}
+		if _, err := s.Read(c.Key); err != nil {
+			t.Error(err)
+		}
+	}
+	noTemporaryFiles(t, s.Root)
+}
+
+// TestBatchFlushFailureWritesNothing: when the flush fails no file is
+// renamed: the first case with files is the error, the rest are not
+// written, and no temporary file is left.
+func TestBatchFlushFailureWritesNothing(t *testing.T) {
+	s := &Store{Root: t.TempDir()}
+	cases := batchCases(6)
+	withSyncFS(t, func([]string) error { return errors.New("disk gone") })
+	res, failed, err := s.WriteAll(cases, 2)
+	if failed != 0 || err == nil || !strings.Contains(err.Error(), "record crm/solver/TASK-000: disk gone") {
+		t.Fatalf("failed %d, err %v; want the first case's flush error", failed, err)
+	}
+	for i, c := range cases {
+		if res[i] == Written {
+			t.Errorf("%s written", c.Key)
+		}
+		if _, err := os.Lstat(s.Path(c.Key, "result.json")); err == nil {
+			t.Errorf("%s renamed after a failed flush", c.Key)
+		}
+	}
+	noTemporaryFiles(t, s.Root)
+}
