@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -133,11 +134,8 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
-	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: map[string]env.ToolSpec{},
+	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: slices.Clone(tools),
 		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
-	for _, t := range tools {
-		s.specs[t.Name] = t
-	}
 	s.stop = func(reason error) { cancel(reason) }
 	timer := time.AfterFunc(cfg.Timeout, func() { s.end(env.ErrTimeout) })
 	defer timer.Stop()
@@ -284,10 +282,13 @@ var errRolloutOver = errors.New("the rollout is over")
 // the timer and the runner can always end the rollout; slot lets one call
 // at a time reach the world.
 type session struct {
-	mu     sync.Mutex
-	world  env.World
-	trace  *Trace
-	specs  map[string]env.ToolSpec
+	mu    sync.Mutex
+	world env.World
+	trace *Trace
+	// specs are the tools, the session's own copy (an agent may change
+	// the list it is given); byName indexes a long list (see spec)
+	specs  []env.ToolSpec
+	byName map[string]int
 	clock  func() time.Time
 	max    int
 	calls  int
@@ -402,7 +403,7 @@ func (s *session) endedError() *env.ToolError {
 }
 
 func (s *session) run(tool string, input json.RawMessage, marshalErr error) (json.RawMessage, bool) {
-	spec, ok := s.specs[tool]
+	spec, ok := s.spec(tool)
 	if !ok {
 		return toolErrorJSON(env.Errorf("tool_not_found", "Unknown tool %q.", tool)), true
 	}
@@ -417,6 +418,31 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 		return toolErrorJSON(env.AsToolError(err)), true
 	}
 	return out, false
+}
+
+// spec returns the spec of the tool of that name; of two, the last. A
+// short list is searched, a long one indexed at the first call.
+func (s *session) spec(name string) (env.ToolSpec, bool) {
+	const searched = 64
+	if len(s.specs) <= searched {
+		for i := len(s.specs) - 1; i >= 0; i-- {
+			if s.specs[i].Name == name {
+				return s.specs[i], true
+			}
+		}
+		return env.ToolSpec{}, false
+	}
+	if s.byName == nil {
+		s.byName = make(map[string]int, len(s.specs))
+		for i, t := range s.specs {
+			s.byName[t.Name] = i
+		}
+	}
+	i, ok := s.byName[name]
+	if !ok {
+		return env.ToolSpec{}, false
+	}
+	return s.specs[i], true
 }
 
 func errorResult(te *env.ToolError) env.ToolResult {
