@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/canon"
 )
 
 // The final state's JSON is made, for a state that began as a copy of a
@@ -217,8 +219,13 @@ func (w *stateWriter) items(a, b unsafe.Pointer, et reflect.Type, items [][2]int
 	return nil
 }
 
-// encode writes the JSON of v as json.Marshal writes it.
+// encode writes the JSON of v as json.Marshal writes it: without
+// encoding/json when canon's typed encoders write its type.
 func (w *stateWriter) encode(v any) error {
+	if b, ok := canon.AppendMarshal(w.buf.AvailableBuffer(), v); ok {
+		w.buf.Write(b)
+		return nil
+	}
 	if w.enc == nil {
 		w.enc = json.NewEncoder(w.buf)
 	}

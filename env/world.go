@@ -210,7 +210,7 @@ func (w *world[S]) snapshot(tool *boundTool[S]) (snap snapshot[S], err error) {
 		return snap, nil
 	}
 	if snap.json == nil {
-		snap.json, err = json.Marshal(w.state)
+		snap.json, err = marshalJSON(w.state)
 	}
 	return snap, err
 }
@@ -341,7 +341,7 @@ func (w *world[S]) stateJSON() (json.RawMessage, error) {
 }
 
 func marshalState[S any](s *S) (json.RawMessage, error) {
-	data, err := json.Marshal(s)
+	data, err := marshalJSON(s)
 	if err != nil {
 		return nil, fmt.Errorf("state does not marshal to JSON: %w", err)
 	}
@@ -350,4 +350,13 @@ func marshalState[S any](s *S) (json.RawMessage, error) {
 	}
 	// the bytes are shared (State, a seed's JSON): an append makes a copy
 	return slices.Clip(data), nil
+}
+
+// marshalJSON is json.Marshal, without encoding/json for the types canon's
+// typed encoders write.
+func marshalJSON(v any) ([]byte, error) {
+	if data, ok := canon.AppendMarshal(nil, v); ok {
+		return data, nil
+	}
+	return json.Marshal(v)
 }

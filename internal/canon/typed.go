@@ -33,23 +33,32 @@ const maxTypedDepth = 200
 // typedEncoder writes values of one type, with a function built on first
 // use, so that a recursive type finds its own encoder while it is built.
 type typedEncoder struct {
-	t    reflect.Type
+	typedKey
 	once sync.Once
 	fn   typedFunc // nil: the type is left to encoding/json
 }
 
-var typedEncoders sync.Map // reflect.Type → *typedEncoder
+// typedKey is a type and a way of writing it: as Compact writes it, or,
+// html set, as json.Marshal does (HTML characters, U+2028, U+2029 and
+// invalid UTF-8 escaped, json.RawMessage compacted and escaped alike).
+type typedKey struct {
+	t    reflect.Type
+	html bool
+}
 
-func typedEncoderOf(t reflect.Type) *typedEncoder {
-	if e, ok := typedEncoders.Load(t); ok {
+var typedEncoders sync.Map // typedKey → *typedEncoder
+
+func typedEncoderOf(t reflect.Type, html bool) *typedEncoder {
+	k := typedKey{t, html}
+	if e, ok := typedEncoders.Load(k); ok {
 		return e.(*typedEncoder)
 	}
-	e, _ := typedEncoders.LoadOrStore(t, &typedEncoder{t: t})
+	e, _ := typedEncoders.LoadOrStore(k, &typedEncoder{typedKey: k})
 	return e.(*typedEncoder)
 }
 
 func (e *typedEncoder) get() typedFunc {
-	e.once.Do(func() { e.fn = buildTyped(e.t) })
+	e.once.Do(func() { e.fn = buildTyped(e.t, e.html) })
 	return e.fn
 }
 
@@ -64,7 +73,18 @@ func (e *typedEncoder) append(dst []byte, p unsafe.Pointer, depth int) ([]byte, 
 // appendTyped appends the JSON of v as Compact writes it, or reports
 // false with dst as it was.
 func appendTyped(dst []byte, v any) ([]byte, bool) {
-	out, ok := appendInterface(dst, &v, 0)
+	out, ok := appendInterface(dst, &v, 0, false)
+	if !ok {
+		return dst, false
+	}
+	return out, true
+}
+
+// AppendMarshal appends what json.Marshal gives for v, when v is of a type
+// the typed encoders write (see appendTyped); otherwise, or when
+// json.Marshal would fail, it reports false with dst as it was.
+func AppendMarshal(dst []byte, v any) ([]byte, bool) {
+	out, ok := appendInterface(dst, &v, 0, true)
 	if !ok {
 		return dst, false
 	}
@@ -72,12 +92,12 @@ func appendTyped(dst []byte, v any) ([]byte, bool) {
 }
 
 // appendInterface appends the JSON of the value the interface at x holds.
-func appendInterface(dst []byte, x *any, depth int) ([]byte, bool) {
+func appendInterface(dst []byte, x *any, depth int, html bool) ([]byte, bool) {
 	if *x == nil {
 		return append(dst, "null"...), true
 	}
 	t := reflect.TypeOf(*x)
-	e := typedEncoderOf(t)
+	e := typedEncoderOf(t, html)
 	if e.get() == nil {
 		return dst, false
 	}
@@ -89,12 +109,12 @@ func appendInterface(dst []byte, x *any, depth int) ([]byte, bool) {
 		if data == nil {
 			return append(dst, "null"...), true
 		}
-		return typedEncoderOf(t.Elem()).append(dst, data, depth+1)
+		return typedEncoderOf(t.Elem(), html).append(dst, data, depth+1)
 	case reflect.Map:
 		if depth > maxTypedDepth {
 			return dst, false
 		}
-		return appendMapValue(dst, reflect.ValueOf(*x), typedEncoderOf(t.Elem()), depth)
+		return appendMapValue(dst, reflect.ValueOf(*x), typedEncoderOf(t.Elem(), html), depth, html)
 	case reflect.Struct, reflect.Array:
 		if t.Size() == unsafe.Sizeof(data) {
 			// it may be pointer-shaped: read it through reflect
@@ -125,8 +145,11 @@ func customEncoding(t reflect.Type) bool {
 	return false
 }
 
-func buildTyped(t reflect.Type) typedFunc {
+func buildTyped(t reflect.Type, html bool) typedFunc {
 	if t == rawType || t == compactedType {
+		if html {
+			return appendRawHTML
+		}
 		return appendRaw
 	}
 	if t == numberType {
@@ -153,6 +176,11 @@ func buildTyped(t reflect.Type) typedFunc {
 			return appendFloat(dst, *(*float64)(p), 64)
 		}
 	case reflect.String:
+		if html {
+			return func(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
+				return appendStringHTML(dst, *(*string)(p)), true
+			}
+		}
 		return func(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
 			return appendString(dst, *(*string)(p)), true
 		}
@@ -165,12 +193,12 @@ func buildTyped(t reflect.Type) typedFunc {
 					return append(dst, "null"...), true
 				}
 				v := x.Interface() // the dynamic value, as an empty interface
-				return appendInterface(dst, &v, depth+1)
+				return appendInterface(dst, &v, depth+1, html)
 			}
-			return appendInterface(dst, (*any)(p), depth+1)
+			return appendInterface(dst, (*any)(p), depth+1, html)
 		}
 	case reflect.Pointer:
-		elem := typedEncoderOf(t.Elem())
+		elem := typedEncoderOf(t.Elem(), html)
 		return func(dst []byte, p unsafe.Pointer, depth int) ([]byte, bool) {
 			q := *(*unsafe.Pointer)(p)
 			if q == nil {
@@ -182,7 +210,7 @@ func buildTyped(t reflect.Type) typedFunc {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return nil // base64 text, or bytes of their own encoding
 		}
-		elem := typedEncoderOf(t.Elem())
+		elem := typedEncoderOf(t.Elem(), html)
 		size := t.Elem().Size()
 		return func(dst []byte, p unsafe.Pointer, depth int) ([]byte, bool) {
 			h := (*struct {
@@ -198,7 +226,7 @@ func buildTyped(t reflect.Type) typedFunc {
 		if t.Elem().Kind() == reflect.Uint8 && t.Len() > 0 {
 			return nil // written as a list, but rare enough to leave
 		}
-		elem := typedEncoderOf(t.Elem())
+		elem := typedEncoderOf(t.Elem(), html)
 		size, n := t.Elem().Size(), t.Len()
 		return func(dst []byte, p unsafe.Pointer, depth int) ([]byte, bool) {
 			return appendList(dst, elem, p, n, size, depth)
@@ -207,9 +235,9 @@ func buildTyped(t reflect.Type) typedFunc {
 		if t.Key().Kind() != reflect.String {
 			return nil
 		}
-		return mapFunc(t)
+		return mapFunc(t, html)
 	case reflect.Struct:
-		return structFunc(t)
+		return structFunc(t, html)
 	}
 	return nil
 }
@@ -349,6 +377,76 @@ func appendRaw(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
 	return append(dst, validUTF8(unescapeSeparators(buf.Bytes()))...), true
 }
 
+// appendRawHTML writes a json.RawMessage or Compacted as json.Marshal
+// does: compacted, HTML characters, U+2028 and U+2029 escaped.
+func appendRawHTML(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
+	raw := *(*[]byte)(p)
+	if raw == nil {
+		return append(dst, "null"...), true
+	}
+	var buf, escaped bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return dst, false
+	}
+	json.HTMLEscape(&escaped, buf.Bytes())
+	return append(dst, escaped.Bytes()...), true
+}
+
+// appendStringHTML writes s as json.Marshal does: HTML characters, U+2028,
+// U+2029 and each byte that is not valid UTF-8 escaped.
+func appendStringHTML(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if b < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
 // appendString writes s as encoding/json writes it without HTML escaping,
 // then as Compact leaves it: U+2028 and U+2029 as themselves and each
 // byte that is not valid UTF-8 as U+FFFD.
@@ -398,15 +496,15 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-func mapFunc(t reflect.Type) typedFunc {
-	elem := typedEncoderOf(t.Elem())
+func mapFunc(t reflect.Type, html bool) typedFunc {
+	elem := typedEncoderOf(t.Elem(), html)
 	return func(dst []byte, p unsafe.Pointer, depth int) ([]byte, bool) {
-		return appendMapValue(dst, reflect.NewAt(t, p).Elem(), elem, depth)
+		return appendMapValue(dst, reflect.NewAt(t, p).Elem(), elem, depth, html)
 	}
 }
 
 // appendMapValue writes the map m, whose keys are strings, its keys sorted.
-func appendMapValue(dst []byte, m reflect.Value, elem *typedEncoder, depth int) ([]byte, bool) {
+func appendMapValue(dst []byte, m reflect.Value, elem *typedEncoder, depth int, html bool) ([]byte, bool) {
 	if m.IsNil() {
 		return append(dst, "null"...), true
 	}
@@ -444,7 +542,12 @@ func appendMapValue(dst []byte, m reflect.Value, elem *typedEncoder, depth int) 
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(appendString(dst, e.key), ':')
+		if html {
+			dst = appendStringHTML(dst, e.key)
+		} else {
+			dst = appendString(dst, e.key)
+		}
+		dst = append(dst, ':')
 		var ok bool
 		if dst, ok = elem.append(dst, unsafe.Add(base, uintptr(e.at)*size), depth+1); !ok {
 			return dst, false
@@ -462,7 +565,7 @@ type typedField struct {
 	enc       *typedEncoder
 }
 
-func structFunc(t reflect.Type) typedFunc {
+func structFunc(t reflect.Type, html bool) typedFunc {
 	var fields []typedField
 	seen := map[string]bool{}
 	for i := range t.NumField() {
@@ -492,7 +595,13 @@ func structFunc(t reflect.Type) typedFunc {
 			return nil // encoding/json drops both, or keeps one by rules left to it
 		}
 		seen[name] = true
-		tf := typedField{key: `"` + name + `":`, off: f.Offset, omitEmpty: omitEmpty, enc: typedEncoderOf(f.Type)}
+		key := name
+		if html {
+			var b bytes.Buffer
+			json.HTMLEscape(&b, []byte(name))
+			key = b.String()
+		}
+		tf := typedField{key: `"` + key + `":`, off: f.Offset, omitEmpty: omitEmpty, enc: typedEncoderOf(f.Type, html)}
 		if omitEmpty {
 			if tf.empty = emptyFunc(f.Type); tf.empty == nil {
 				return nil

@@ -52,6 +52,7 @@ type typedAll struct {
 	NoTag   int
 	Dash    int `json:"-"`
 	DashC   int `json:"-,"`
+	HTMLKey int `json:"a<b>&c"`
 	hidden  int
 }
 
@@ -117,6 +118,13 @@ func TestTypedMatchesCompact(t *testing.T) {
 		if string(got) != "x"+string(want) {
 			t.Errorf("%T:\n got %s\nwant %s", v, got[1:], want)
 		}
+		want, err = json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%T: %v", v, err)
+		}
+		if got, ok := AppendMarshal([]byte("x"), v); !ok || string(got) != "x"+string(want) {
+			t.Errorf("%T: AppendMarshal %v\n got %s\nwant %s", v, ok, got, want)
+		}
 	}
 }
 
@@ -134,6 +142,9 @@ func TestTypedLeavesTheRest(t *testing.T) {
 	} {
 		if _, ok := appendTyped(nil, v); ok {
 			t.Errorf("%T: written by the typed encoder, want it left to encoding/json", v)
+		}
+		if got, ok := AppendMarshal([]byte("x"), v); ok || string(got) != "x" {
+			t.Errorf("%T: AppendMarshal wrote %q, want it left to json.Marshal", v, got)
 		}
 		want, werr := compactReference(v)
 		got, gerr := Compact(v)
@@ -171,6 +182,15 @@ func FuzzTypedMatchesCompact(f *testing.F) {
 		case ok && string(got) != string(want):
 			t.Fatalf("\n got %s\nwant %s", got, want)
 		}
+		want, werr = json.Marshal(v)
+		got, ok = AppendMarshal(nil, v)
+		switch {
+		case ok && werr != nil:
+			t.Fatalf("AppendMarshal wrote %s where json.Marshal fails: %v", got, werr)
+		case ok && string(got) != string(want):
+			t.Fatalf("AppendMarshal\n got %s\nwant %s", got, want)
+		}
+		want, werr = compactReference(v)
 		c, cerr := Compact(v)
 		if (werr == nil) != (cerr == nil) || string(c) != string(want) {
 			t.Fatalf("Compact %q, %v; want %q, %v", c, cerr, want, werr)
