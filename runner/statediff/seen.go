@@ -20,7 +20,6 @@ const (
 )
 
 type seenState struct {
-	hash uint64
 	data []byte
 	top  map[string]topValue
 }
@@ -41,15 +40,18 @@ func (l *lists) scanBefore(data []byte) (map[string]topValue, error) {
 	if len(data) > seenMaxBytes {
 		return l.topLevel(data, nil)
 	}
-	h := maphash.Bytes(seed, data)
 	seen.Lock()
 	states := seen.states // compared outside the lock: a kept scan never changes
 	seen.Unlock()
+	// a kept state is compared before any hash (states of another length
+	// at once): the common case, a state diffed before, costs one
+	// comparison
 	for _, s := range states {
-		if s != nil && s.hash == h && bytes.Equal(s.data, data) {
+		if s != nil && bytes.Equal(s.data, data) {
 			return s.top, nil
 		}
 	}
+	h := maphash.Bytes(seed, data)
 	seen.Lock()
 	again := false
 	for _, x := range seen.hashes {
@@ -63,7 +65,7 @@ func (l *lists) scanBefore(data []byte) (map[string]topValue, error) {
 	if !again {
 		return l.topLevel(data, nil)
 	}
-	s := &seenState{hash: h, data: bytes.Clone(data)}
+	s := &seenState{data: bytes.Clone(data)}
 	top, err := (&lists{own: true}).topLevel(s.data, nil)
 	if err != nil {
 		return nil, err

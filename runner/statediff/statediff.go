@@ -232,6 +232,8 @@ func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) {
 			}
 			w.at(escape(key), out, av, bv, aok, bok)
 		}
+		w.ta.put(ma)
+		w.tb.put(mb)
 		return
 	case a[0] == '[' && b[0] == '[':
 		la, lb := w.ta.items(a), w.tb.items(b)

@@ -1,6 +1,9 @@
 package statediff
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // tree indexes the objects and arrays of one member's valid value by where
 // they start, so that the diff steps over a nested value with one lookup
@@ -12,6 +15,7 @@ type tree struct {
 	ends   []int // the offset after each
 	stack  []int
 	built  bool
+	free   [][]entry // lists of object given back, for reuse
 }
 
 func (t *tree) reset(root []byte) {
@@ -63,9 +67,12 @@ func (t *tree) end(v []byte, i int) int {
 }
 
 // object returns the members of the valid object v sorted by key, the last
-// of repeated keys winning.
+// of repeated keys winning. The list is the tree's until put gives it back.
 func (t *tree) object(v []byte) []entry {
 	var list []entry
+	if n := len(t.free); n > 0 {
+		list, t.free = t.free[n-1], t.free[:n-1]
+	}
 	i := skipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
 		kend, escaped, _ := skipString(v, i)
@@ -78,8 +85,26 @@ func (t *tree) object(v []byte) []entry {
 			i = skipSpace(v, i+1)
 		}
 	}
-	list, _ = topValue{list: list, kind: '{', sorted: isSorted(list)}.members()
-	return list
+	if isSorted(list) {
+		return list
+	}
+	slices.SortStableFunc(list, func(a, b entry) int { return bytes.Compare(a.id, b.id) })
+	// of repeated keys, the last (stable: the last given) stays
+	out := list[:0]
+	for k := range list {
+		if k+1 < len(list) && bytes.Equal(list[k+1].id, list[k].id) {
+			continue
+		}
+		out = append(out, list[k])
+	}
+	clear(list[len(out):])
+	return out
+}
+
+// put gives back a list object returned, for the next object to fill.
+func (t *tree) put(list []entry) {
+	clear(list)
+	t.free = append(t.free, list[:0])
 }
 
 // items returns the items of the valid array v.
