@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
@@ -248,7 +249,7 @@ func (p *initPlan) write(w, errw io.Writer) error {
 		fmt.Fprintf(w, "Created %s\n", shown(p.project, t.path))
 	}
 	for _, t := range p.update {
-		if err := os.WriteFile(t.path, t.data, 0o644); err != nil {
+		if err := atomicfile.Write(p.project, t.path, t.data); err != nil {
 			return fmt.Errorf("write %s: %w", shown(p.project, t.path), err)
 		}
 		fmt.Fprintf(w, "Updated %s\n", shown(p.project, t.path))
