@@ -243,7 +243,7 @@ func (p *initPlan) check() error {
 // write writes the plan and says what it did and what comes next.
 func (p *initPlan) write(w, errw io.Writer) error {
 	for _, t := range p.created {
-		if err := writeNew(t.path, t.data); err != nil {
+		if err := writeNew(p.project, t.path, t.data); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "Created %s\n", shown(p.project, t.path))
