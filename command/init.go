@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/scaffold"
 	"github.com/urfave/cli/v2"
@@ -242,13 +243,13 @@ func (p *initPlan) check() error {
 // write writes the plan and says what it did and what comes next.
 func (p *initPlan) write(w, errw io.Writer) error {
 	for _, t := range p.created {
-		if err := writeNew(t.path, t.data); err != nil {
+		if err := writeNew(p.project, t.path, t.data); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "Created %s\n", shown(p.project, t.path))
 	}
 	for _, t := range p.update {
-		if err := os.WriteFile(t.path, t.data, 0o644); err != nil {
+		if err := atomicfile.Write(p.project, t.path, t.data); err != nil {
 			return fmt.Errorf("write %s: %w", shown(p.project, t.path), err)
 		}
 		fmt.Fprintf(w, "Updated %s\n", shown(p.project, t.path))

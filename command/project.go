@@ -99,7 +99,7 @@ func addToPackage(dir string, build func(pkg string) (scaffold.File, error), ide
 	if err != nil {
 		return "", "", err
 	}
-	if err := writeNew(path, f.Data); err != nil {
+	if err := writeNew(dir, path, f.Data); err != nil {
 		return "", "", err
 	}
 	if err := atomicfile.Write(dir, regPath, reg.Data); err != nil {
@@ -131,24 +131,15 @@ func refuseExisting(path string) error {
 	return nil
 }
 
-// writeNew writes a file that must not exist yet, making its folder.
-func writeNew(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create folder: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
+// writeNew writes a file that must not exist yet under base, making its
+// folder: a new file appears whole or not at all.
+func writeNew(base, path string, data []byte) error {
+	err := atomicfile.Writer{Base: base}.Create(path, data)
+	switch {
+	case errors.Is(err, fs.ErrExist):
 		return fmt.Errorf("exists: %s is already there; refusing to overwrite it", path)
-	}
-	if err != nil {
-		return fmt.Errorf("create file: %w", err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	case err != nil:
+		return fmt.Errorf("create %s: %w", path, err)
 	}
 	return nil
 }

@@ -71,7 +71,7 @@ func taskAddCommand() *cli.Command {
 			} else if found {
 				return fmt.Errorf("exists: %s already has a task %s; choose another id", envName, id)
 			}
-			if err := writeNew(path, f.Data); err != nil {
+			if err := writeNew(project, path, f.Data); err != nil {
 				return err
 			}
 			w := c.App.Writer

@@ -58,6 +58,24 @@ func (w Writer) Write(path string, data []byte) error {
 	return SyncDir(filepath.Dir(path))
 }
 
+// Create writes data to path, which must not exist yet: temporary file,
+// fsync, a hard link to path, which no existing name lets through
+// (fs.ErrExist), folder fsync. A reader, or a machine that loses power,
+// sees no file or the whole file. The folders up to path are made, none
+// of them a symlink.
+func (w Writer) Create(path string, data []byte) error {
+	w.NoSync = false
+	tmp, err := w.WriteTemp(path, data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
 // WriteTemp writes data to a new temporary file in path's folder (made if
 // need be), fsyncs (unless NoSync) and closes it with mode 0644, and returns its name, for a
 // caller that renames several files into place together (and then calls
