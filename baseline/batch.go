@@ -1,7 +1,9 @@
 package baseline
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -159,7 +161,22 @@ func (b *Batch) syncStaged() error {
 			dirs[filepath.Dir(f.path)] = true
 		}
 	}
-	return syncFS(slices.Sorted(maps.Keys(dirs)))
+	err := syncFS(slices.Sorted(maps.Keys(dirs)))
+	if errors.Is(err, errors.ErrUnsupported) || errors.Is(err, fs.ErrPermission) {
+		// a system (or sandbox) that refuses syncfs: an fsync each
+		for i, st := range b.staged {
+			if b.errs[i] != nil {
+				break
+			}
+			for _, f := range st {
+				if err := atomicfile.SyncFile(f.tmp); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return err
 }
 
 // Discard waits for the temporary files and removes them, and the folders

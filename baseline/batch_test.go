@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/agent-oracle/oracle/internal/atomicfile"
@@ -101,4 +102,27 @@ func TestBatchFlushFailureWritesNothing(t *testing.T) {
 		}
 	}
 	noTemporaryFiles(t, s.Root)
+}
+
+// TestBatchFsyncsEachFileWhereSyncfsIsRefused: a system or sandbox that
+// refuses syncfs (ENOSYS, EPERM) gets an fsync of each temporary file
+// instead, and the batch is written.
+func TestBatchFsyncsEachFileWhereSyncfsIsRefused(t *testing.T) {
+	for _, refusal := range []error{syscall.ENOSYS, syscall.EPERM} {
+		t.Run(refusal.Error(), func(t *testing.T) {
+			s := &Store{Root: t.TempDir()}
+			cases := batchCases(4)
+			withSyncFS(t, func(dirs []string) error { return fmt.Errorf("flush the file system of %s: %w", dirs[0], refusal) })
+			res, failed, err := s.WriteAll(cases, 2)
+			if err != nil || failed != -1 {
+				t.Fatalf("failed %d: %v", failed, err)
+			}
+			for i, c := range cases {
+				if res[i] != Written {
+					t.Errorf("%s: %v", c.Key, res[i])
+				}
+			}
+			noTemporaryFiles(t, s.Root)
+		})
+	}
 }

@@ -152,6 +152,16 @@ func Write(base, path string, data []byte) error {
 	return Writer{Base: base}.Write(path, data)
 }
 
+// SyncFile fsyncs the file at path.
+func SyncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
 // SyncDir fsyncs a folder so the renames into it survive a power loss.
 // Systems that cannot sync a folder (fs.ErrInvalid) are not an error.
 func SyncDir(dir string) error {

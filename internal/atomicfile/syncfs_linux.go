@@ -14,7 +14,9 @@ const CanSyncFS = true
 // system that holds one of dirs: the data and names of every file written
 // there so far, those of other programs included. A caller that writes many
 // temporary files with Writer.NoSync calls it once before renaming them,
-// where one fsync per file would cost a journal commit each.
+// where one fsync per file would cost a journal commit each. A system or
+// sandbox that refuses syncfs gives an error matching errors.ErrUnsupported
+// or fs.ErrPermission.
 func SyncFS(dirs []string) error {
 	synced := map[uint64]bool{}
 	for _, dir := range dirs {
@@ -39,6 +41,8 @@ func syncFSOf(dir string, synced map[uint64]bool) error {
 		return nil
 	}
 	if err := unix.Syncfs(fd); err != nil {
+		// ENOSYS matches errors.ErrUnsupported and EPERM fs.ErrPermission:
+		// a caller then fsyncs each file
 		return fmt.Errorf("flush the file system of %s: %w", dir, err)
 	}
 	synced[st.Dev] = true
