@@ -134,8 +134,13 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
-	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: slices.Clone(tools),
+	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock,
 		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
+	if src, ok := world.(specSource); ok {
+		s.specOf = src.ToolSpec
+	} else {
+		s.specs = slices.Clone(tools)
+	}
 	s.stop = func(reason error) { cancel(reason) }
 	timer := time.AfterFunc(cfg.Timeout, func() { s.end(env.ErrTimeout) })
 	defer timer.Stop()
@@ -285,8 +290,11 @@ type session struct {
 	mu    sync.Mutex
 	world env.World
 	trace *Trace
-	// specs are the tools, the session's own copy (an agent may change
-	// the list it is given); byName indexes a long list (see spec)
+	// specOf finds a tool's spec in a world that lends them (see
+	// specSource); otherwise specs are the tools, the session's own copy
+	// (an agent may change the list it is given), and byName indexes a
+	// long list of them (see spec)
+	specOf func(name string) (env.ToolSpec, bool)
 	specs  []env.ToolSpec
 	byName map[string]int
 	clock  func() time.Time
@@ -420,9 +428,18 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 	return out, false
 }
 
+// specSource is a world that lends the specs of its tools by name, which
+// the session then need not copy (a world env.New made is one).
+type specSource interface {
+	ToolSpec(name string) (env.ToolSpec, bool)
+}
+
 // spec returns the spec of the tool of that name; of two, the last. A
 // short list is searched, a long one indexed at the first call.
 func (s *session) spec(name string) (env.ToolSpec, bool) {
+	if s.specOf != nil {
+		return s.specOf(name)
+	}
 	const searched = 64
 	if len(s.specs) <= searched {
 		for i := len(s.specs) - 1; i >= 0; i-- {
