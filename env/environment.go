@@ -146,7 +146,7 @@ func New[S any](d Definition[S]) (Environment, error) {
 		if err != nil {
 			return nil, fmt.Errorf("environment %s: %w", d.Name, err)
 		}
-		e.tools[t.Name] = &boundTool[S]{Tool: t, writes: writes}
+		e.tools[t.Name] = &boundTool[S]{Tool: t, writes: writes, spec: len(e.specs)}
 		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema), ReadOnly: t.ReadOnly})
 	}
 	for i := range d.Verifiers {

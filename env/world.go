@@ -45,6 +45,7 @@ type world[S any] struct {
 type boundTool[S any] struct {
 	*Tool[S]
 	writes []int
+	spec   int // its place in the environment's specs
 }
 
 // CanonicalOutputs says that the outputs of Call are JSON as canon.Compact
@@ -58,6 +59,16 @@ func (w *world[S]) ShallowState() bool { return w.env.shallow }
 
 func (w *world[S]) Tools() []ToolSpec        { return w.env.Tools() }
 func (w *world[S]) Initial() json.RawMessage { return w.initial }
+
+// ToolSpec returns the spec of the tool of that name, which the caller
+// reads and does not change: the environment's own, not a copy.
+func (w *world[S]) ToolSpec(name string) (ToolSpec, bool) {
+	t, ok := w.env.tools[name]
+	if !ok {
+		return ToolSpec{}, false
+	}
+	return w.env.specs[t.spec], true
+}
 
 func (w *world[S]) HasTool(name string) bool {
 	_, ok := w.env.tools[name]

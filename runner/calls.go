@@ -1,8 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -48,12 +51,21 @@ func marshalCalls(calls []Call) ([]byte, error) {
 	if len(calls) == 0 {
 		return canon.Marshal([]Call{})
 	}
-	// indented, the values take up to about twice their size: room is made once
+	// written in a reused buffer, then copied into one of the right size;
+	// indented, the values take up to about twice their size: room is
+	// made once
 	size := 0
 	for _, c := range calls {
 		size += len(c.Tool) + len(c.Input) + len(c.Output) + len(c.Error) + 64
 	}
-	out := make([]byte, 0, 2*size+8)
+	bp := callsBuffers.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= 1<<20 {
+			callsBuffers.Put(bp) // a huge list's buffer is not kept
+		}
+	}()
+	out := slices.Grow((*bp)[:0], 2*size+8)
+	defer func() { *bp = out[:0] }()
 	out = append(out, "[\n"...)
 	for i, c := range calls {
 		if i > 0 {
@@ -79,8 +91,12 @@ func marshalCalls(calls []Call) ([]byte, error) {
 		}
 		out = append(out, "\n  }"...)
 	}
-	return append(out, "\n]\n"...), nil
+	out = append(out, "\n]\n"...)
+	return bytes.Clone(out), nil
 }
+
+// callsBuffers are the buffers marshalCalls writes in.
+var callsBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // canonical returns JSON as canon.Compact writes it (compact, valid UTF-8,
 // line separators unescaped), and whether it could: not when data is not

@@ -134,8 +134,13 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
-	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock, specs: slices.Clone(tools),
+	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock,
 		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
+	if src, ok := world.(specSource); ok {
+		s.specOf = src.ToolSpec
+	} else {
+		s.specs = slices.Clone(tools)
+	}
 	s.stop = func(reason error) { cancel(reason) }
 	timer := time.AfterFunc(cfg.Timeout, func() { s.end(env.ErrTimeout) })
 	defer timer.Stop()
@@ -178,7 +183,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		return nil, fmt.Errorf("run %s %s: %w", e.Name(), task.ID, context.Cause(ctx))
 	}
 
-	if output != nil {
+	if output != nil && trace != nil {
 		trace.add("agent_output", f("output", output))
 	}
 	finalState, err := world.State()
@@ -212,21 +217,15 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if result.AgentOutput == nil {
 		result.AgentOutput = json.RawMessage("null")
 	}
-	trace.add("run_end", f("terminationReason", reason), f("error", result.Error), f("toolCalls", s.calls), f("toolErrors", s.errors), f("durationMs", cfg.Clock().Sub(started).Milliseconds()))
-	trace.add("verifier_result", f("verifierId", task.VerifierID), f("passed", result.Passed), f("verdict", result.Verdict), f("reward", result.Reward), f("checks", result.Checks))
+	if trace != nil {
+		// (the events' values are made only for a trace that is kept)
+		trace.add("run_end", f("terminationReason", reason), f("error", result.Error), f("toolCalls", s.calls), f("toolErrors", s.errors), f("durationMs", cfg.Clock().Sub(started).Milliseconds()))
+		trace.add("verifier_result", f("verifierId", task.VerifierID), f("passed", result.Passed), f("verdict", result.Verdict), f("reward", result.Reward), f("checks", result.Checks))
+	}
 
-	finishedAt := cfg.Clock()
-	info := RunInfo{
-		RunID: runID, Environment: e.Name(), TaskID: task.ID, Task: task,
-		VerifierID: task.VerifierID, VerifierName: verifierName(e, task.VerifierID), Config: rc,
-		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
-		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
-	}
-	if src, ok := agent.(outputSource); ok {
-		info.AgentOutputFrom = src.OutputFrom()
-	}
-	if sb, ok := agent.(interface{ SandboxMode() SandboxMode }); ok {
-		info.Sandbox = sb.SandboxMode()
+	var finishedAt time.Time
+	if !cfg.ResultOnly {
+		finishedAt = cfg.Clock()
 	}
 	o := &Outcome{RunID: runID, Environment: e.Name(), Task: task, Result: result, Diff: diff}
 	if o.Artifacts.Result, err = result.Marshal(); err != nil {
@@ -240,6 +239,18 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	}
 	if cfg.ResultOnly {
 		return o, nil
+	}
+	info := RunInfo{
+		RunID: runID, Environment: e.Name(), TaskID: task.ID, Task: task,
+		VerifierID: task.VerifierID, VerifierName: verifierName(e, task.VerifierID), Config: rc,
+		StartedAt: started.UTC().Format(time.RFC3339Nano), FinishedAt: finishedAt.UTC().Format(time.RFC3339Nano),
+		DurationMs: finishedAt.Sub(started).Milliseconds(), TerminationReason: reason, ToolCallCount: s.calls,
+	}
+	if src, ok := agent.(outputSource); ok {
+		info.AgentOutputFrom = src.OutputFrom()
+	}
+	if sb, ok := agent.(interface{ SandboxMode() SandboxMode }); ok {
+		info.Sandbox = sb.SandboxMode()
 	}
 	if o.Artifacts.Run, err = canon.Marshal(info); err != nil {
 		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
@@ -285,8 +296,11 @@ type session struct {
 	mu    sync.Mutex
 	world env.World
 	trace *Trace
-	// specs are the tools, the session's own copy (an agent may change
-	// the list it is given); byName indexes a long list (see spec)
+	// specOf finds a tool's spec in a world that lends them (see
+	// specSource); otherwise specs are the tools, the session's own copy
+	// (an agent may change the list it is given), and byName indexes a
+	// long list of them (see spec)
+	specOf func(name string) (env.ToolSpec, bool)
 	specs  []env.ToolSpec
 	byName map[string]int
 	clock  func() time.Time
@@ -374,7 +388,10 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 	}
 	s.mu.Unlock()
 
-	start := s.clock()
+	var start time.Time
+	if s.trace != nil {
+		start = s.clock()
+	}
 	out, isErr := s.run(tool, raw, marshalErr)
 	// the output is made canonical once (a world env.New made writes it
 	// so); the trace and calls.json then take it as it is
@@ -420,9 +437,18 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 	return out, false
 }
 
+// specSource is a world that lends the specs of its tools by name, which
+// the session then need not copy (a world env.New made is one).
+type specSource interface {
+	ToolSpec(name string) (env.ToolSpec, bool)
+}
+
 // spec returns the spec of the tool of that name; of two, the last. A
 // short list is searched, a long one indexed at the first call.
 func (s *session) spec(name string) (env.ToolSpec, bool) {
+	if s.specOf != nil {
+		return s.specOf(name)
+	}
 	const searched = 64
 	if len(s.specs) <= searched {
 		for i := len(s.specs) - 1; i >= 0; i-- {
