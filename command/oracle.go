@@ -172,8 +172,13 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if format == "text" && !c.IsSet("report-dir") && !c.Bool("pending") {
-					return checkText(c, store, selected, sel, opts)
+				if !c.IsSet("report-dir") && !c.Bool("pending") {
+					switch format {
+					case "text":
+						return checkText(c, store, selected, sel, opts)
+					case "json":
+						return checkJSON(c, store, selected, sel, opts)
+					}
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
