@@ -129,7 +129,7 @@ func servedTasks(cat *catalog, envName, task string, patterns []string) (env.Env
 		}
 		if len(out) == n && !matchesAny(p, out) {
 			return nil, nil, &env.Error{Code: env.CodeTaskNotFound, Known: ids,
-				Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, e.Name(), strings.Join(ids, ", "))}
+				Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, e.Name(), env.NameList(ids))}
 		}
 	}
 	return e, out, nil
@@ -158,5 +158,5 @@ func servedIDs(tasks []env.Task) string {
 	for i, t := range tasks {
 		ids[i] = t.ID
 	}
-	return strings.Join(ids, ", ")
+	return env.NameList(ids)
 }

@@ -291,7 +291,7 @@ func FindTask(e Environment, id string) (Task, error) {
 		ids[i] = t.ID
 	}
 	return Task{}, &Error{Code: CodeTaskNotFound, Known: ids,
-		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), strings.Join(ids, ", "))}
+		Message: fmt.Sprintf("no task %s in %s; tasks: %s", id, e.Name(), NameList(ids))}
 }
 
 // FindEnv returns the environment of envs called name, or an error that
@@ -304,10 +304,6 @@ func FindEnv(envs []Environment, name string) (Environment, error) {
 		}
 		names[i] = e.Name()
 	}
-	list := strings.Join(names, ", ")
-	if list == "" {
-		list = "none"
-	}
 	return nil, &Error{Code: CodeEnvNotFound, Known: names,
-		Message: fmt.Sprintf("no environment %s; environments: %s", name, list)}
+		Message: fmt.Sprintf("no environment %s; environments: %s", name, NameList(names))}
 }

@@ -1,10 +1,16 @@
 package env
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Error is an error with a code a program matches, such as task_not_found,
 // and a message a person reads. Its text is "CODE: MESSAGE". When it is about
 // a name that does not exist, Known lists the names that do (the message
-// already names them for a person), so a caller can suggest the nearest one
-// or print them in a JSON error. Match it with errors.As:
+// names them for a person, the first NameListMax of them when there are
+// more), so a caller can suggest the nearest one or print them in a JSON
+// error. Match it with errors.As:
 //
 //	var e *env.Error
 //	if errors.As(err, &e) && e.Code == env.CodeTaskNotFound {
@@ -44,4 +50,21 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Message == "" && t.Code == e.Code
+}
+
+// NameListMax is how many names NameList writes before it only counts the
+// rest.
+const NameListMax = 20
+
+// NameList joins names for a message: all of them, "none" when there is
+// none, and past NameListMax the first NameListMax and how many more, so
+// that an error about one of 100,000 tasks stays a line a person reads.
+func NameList(names []string) string {
+	switch {
+	case len(names) == 0:
+		return "none"
+	case len(names) <= NameListMax:
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s, … and %d more", strings.Join(names[:NameListMax], ", "), len(names)-NameListMax)
 }

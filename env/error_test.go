@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,5 +52,28 @@ func TestErrorSentinelMatchesByCode(t *testing.T) {
 	}
 	if got := ErrNoManifest.Error(); got != "manifest_not_found" {
 		t.Errorf("sentinel text = %q, want its code", got)
+	}
+}
+
+func TestNameList(t *testing.T) {
+	many := make([]string, 100_000)
+	for i := range many {
+		many[i] = fmt.Sprintf("TASK-%06d", i+1)
+	}
+	tests := []struct {
+		names []string
+		want  string
+	}{
+		{nil, "none"},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a, b"},
+		{many[:NameListMax], strings.Join(many[:NameListMax], ", ")},
+		{many[:NameListMax+1], strings.Join(many[:NameListMax], ", ") + ", … and 1 more"},
+		{many, strings.Join(many[:NameListMax], ", ") + ", … and 99980 more"},
+	}
+	for _, tt := range tests {
+		if got := NameList(tt.names); got != tt.want {
+			t.Errorf("NameList of %d names = %.120q, want %.120q", len(tt.names), got, tt.want)
+		}
 	}
 }

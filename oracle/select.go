@@ -236,7 +236,7 @@ func checkLiterals(envs []env.Environment, traces []Case, stored []baseline.Key,
 	envNames := envNames(envs)
 	for _, p := range sel.Envs {
 		if isLiteral(p) && !hasEnv(envs, p) && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
-			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames, Message: fmt.Sprintf("no environment %s; environments: %s", p, listOrNone(envNames))}
+			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames, Message: fmt.Sprintf("no environment %s; environments: %s", p, env.NameList(envNames))}
 		}
 	}
 	inEnvs := func(k baseline.Key) bool { return matchAny(sel.Envs, k.Env) }
@@ -277,12 +277,12 @@ func checkLiterals(envs []env.Environment, traces []Case, stored []baseline.Key,
 				"agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; an exec agent is rolled, not checked", p, TracesDir)}
 		}
 		if isLiteral(p) && !contains(agents, p) {
-			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf("no agent %s in %s; agents: %s", p, where, listOrNone(agents))}
+			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf("no agent %s in %s; agents: %s", p, where, env.NameList(agents))}
 		}
 	}
 	for _, p := range sel.Tasks {
 		if isLiteral(p) && !contains(tasks, p) {
-			return &env.Error{Code: env.CodeTaskNotFound, Known: tasks, Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, where, listOrNone(tasks))}
+			return &env.Error{Code: env.CodeTaskNotFound, Known: tasks, Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, where, env.NameList(tasks))}
 		}
 	}
 	return nil
@@ -353,7 +353,7 @@ func (e *NoCaseError) Describe(name func(kind, quoted string) string, fix string
 			names = append(names, name(kind, quote(p)))
 		}
 		if len(patterns) > 0 {
-			lists = append(lists, what+": "+listOrNone(known))
+			lists = append(lists, what+": "+env.NameList(known))
 		}
 	}
 	add("env", sel.Envs, "environments", e.Envs)
@@ -429,13 +429,6 @@ func uniq(list []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func listOrNone(list []string) string {
-	if len(list) == 0 {
-		return "none"
-	}
-	return strings.Join(list, ", ")
 }
 
 // quote quotes a pattern for a shell when it holds more than a name.

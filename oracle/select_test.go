@@ -62,6 +62,23 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 	}
 }
 
+// TestSelectErrorsNameAFewOfManyNames: an error about a name among many
+// lists the first of them and counts the rest, so it stays a line a person
+// reads; Known still holds them all.
+func TestSelectErrorsNameAFewOfManyNames(t *testing.T) {
+	envs := []env.Environment{newLedger(t, ledgerOpts{tasks: env.NameListMax + 5})}
+	for _, sel := range []Selection{{Tasks: []string{"TASK-999"}}, {Tasks: []string{"NOPE-*"}}} {
+		_, err := Select(t.TempDir(), envs, sel, nil)
+		if err == nil || !strings.Contains(err.Error(), "TASK-020, … and 5 more") || strings.Contains(err.Error(), "TASK-021") {
+			t.Errorf("%v: error %v", sel.Tasks, err)
+		}
+		var coded *env.Error
+		if errors.As(err, &coded) && len(coded.Known) != env.NameListMax+5 {
+			t.Errorf("%v: Known holds %d names, want %d", sel.Tasks, len(coded.Known), env.NameListMax+5)
+		}
+	}
+}
+
 // keysOf returns the keys a stream makes, in its order.
 func keysOf(s CaseStream) []baseline.Key {
 	var keys []baseline.Key
