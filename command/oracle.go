@@ -86,11 +86,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 		return nil, nil, err
 	}
 	store := baseline.Open(dir)
-	stored, err := store.List()
-	if err != nil {
-		return nil, nil, err
-	}
-	selected, err := oracle.Select(dir, cat.envs, sel, stored)
+	selected, err := oracle.Select(dir, cat.envs, sel, store.List)
 	if err != nil {
 		return nil, nil, flagSelectError(err)
 	}

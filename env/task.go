@@ -3,11 +3,14 @@ package env
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Task is one task file, tasks/<id>.json. Only Instruction reaches the agent.
@@ -24,16 +27,14 @@ type Task struct {
 // (id, title, instruction, verifierId) are errors; name is used in messages.
 func ParseTask(name string, data []byte) (Task, error) {
 	var t Task
-	if err := checkExactKeys(data, t); err != nil {
-		return Task{}, fmt.Errorf("%s: not a valid task file: %w", name, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
-		return Task{}, fmt.Errorf("%s: not a valid task file: %w", name, err)
-	}
-	if dec.More() {
-		return Task{}, fmt.Errorf("%s: not a valid task file: more than one JSON value", name)
+	// a plain task file (each key once, spelt exactly, no escape: nearly
+	// all of them) is read in one pass; any other goes the strict way,
+	// which says what is wrong
+	if !taskPlan.decode(data, unsafe.Pointer(&t)) {
+		var err error
+		if t, err = decodeTaskStrictly(data); err != nil {
+			return Task{}, fmt.Errorf("%s: not a valid task file: %w", name, err)
+		}
 	}
 	var missing []string
 	for _, f := range []struct{ name, value string }{
@@ -56,6 +57,28 @@ func ParseTask(name string, data []byte) (Task, error) {
 	}
 	return t, nil
 }
+
+// decodeTaskStrictly decodes a task file that is not plain: a key given
+// twice or spelt in another letter case, an unknown key and a second
+// value are errors.
+func decodeTaskStrictly(data []byte) (Task, error) {
+	var t Task
+	if err := checkExactKeys(data, t); err != nil {
+		return Task{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return Task{}, err
+	}
+	if dec.More() {
+		return Task{}, errors.New("more than one JSON value")
+	}
+	return t, nil
+}
+
+// taskPlan reads a plain task file (see inputPlan).
+var taskPlan = planInput(reflect.TypeFor[Task]())
 
 // LoadTasks reads every tasks/*.json file of fsys, sorted by id. Duplicate
 // ids are an error.

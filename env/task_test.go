@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -68,7 +69,20 @@ func FuzzParseTask(f *testing.F) {
 	f.Add([]byte(`{"id":"../x","title":"t","instruction":"i","verifierId":"V"}`))
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`{"id":"T","title":"t","instruction":"i","verifierId":"V","entities":null}`))
+	f.Add([]byte(`{"id":"T","title":"t","instruction":"i","verifierId":"V","title":"u"}`))
+	f.Add([]byte(`{"id":"T","title":"t\u00e9","instruction":"i","verifierId":"V","entities":["a",1]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// what the one-pass reader takes, the strict decoder takes alike
+		var fast Task
+		if taskPlan.decode(data, unsafe.Pointer(&fast)) {
+			strict, err := decodeTaskStrictly(data)
+			if err != nil {
+				t.Fatalf("read in one pass what the strict decoder refuses (%v): %q", err, data)
+			}
+			if diff := cmp.Diff(strict, fast); diff != "" {
+				t.Fatalf("%q (-strict +one pass):\n%s", data, diff)
+			}
+		}
 		task, err := ParseTask("tasks/f.json", data)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "tasks/f.json: ") {

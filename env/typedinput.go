@@ -14,7 +14,7 @@ import (
 // and the input are plain: a struct whose fields are strings, booleans,
 // numbers, pointers to them or slices of them (no custom decoding, no
 // embedded field, no string option), and an object whose keys name those
-// fields exactly, whose strings have no escapes and are valid UTF-8, and
+// fields exactly, each once, whose strings have no escapes and are valid UTF-8, and
 // whose values fit their fields. That is what a tool's input nearly always
 // is. Anything else (an unknown key, a key in other letters' case, a value
 // of the wrong type, an escape, a null where encoding/json would keep the
@@ -255,6 +255,7 @@ func scalarSetter(t reflect.Type) setFunc {
 // decode decodes data into the struct at p and reports whether it could;
 // on false the struct may be half set and data is left to encoding/json.
 func (pl *inputPlan) decode(data []byte, p unsafe.Pointer) bool {
+	var seen uint64 // the fields set so far, by index
 	i := skipSpaces(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
@@ -275,6 +276,10 @@ func (pl *inputPlan) decode(data []byte, p unsafe.Pointer) bool {
 		var field *inputField
 		for k := range pl.fields {
 			if pl.fields[k].name == string(key) {
+				if k >= 64 || seen&(1<<k) != 0 {
+					return false // a key given twice is left to encoding/json
+				}
+				seen |= 1 << k
 				field = &pl.fields[k]
 				break
 			}

@@ -43,10 +43,11 @@ type Selected struct {
 //   - a case key two sources produce (a regression agent and a trace, two
 //     traces, or an environment that lists an agent or a task twice).
 //
-// stored are the baselines of the project; a name that only a baseline has
-// (an obsolete case) exists. The regression cases are counted and checked
+// stored lists the baselines of the project, and is called only when a
+// name is not found otherwise or the selection holds no case: a name that
+// only a baseline has (an obsolete case) exists. The regression cases are counted and checked
 // here and made again, one at a time, each time Cases.All is called.
-func Select(projectDir string, envs []env.Environment, sel Selection, stored []baseline.Key) (*Selected, error) {
+func Select(projectDir string, envs []env.Environment, sel Selection, stored func() ([]baseline.Key, error)) (*Selected, error) {
 	if err := sel.Validate(); err != nil {
 		return nil, err
 	}
@@ -107,8 +108,14 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored []b
 			}
 		}
 	}
-	if out.Total == 0 && !selectsAny(whole, stored) {
-		return nil, nothingSelected(envs, traces, sel)
+	if out.Total == 0 {
+		keys, err := stored()
+		if err != nil {
+			return nil, err
+		}
+		if !selectsAny(whole, keys) {
+			return nil, nothingSelected(envs, traces, sel)
+		}
 	}
 	shardTraces := slices.DeleteFunc(picked, func(c Case) bool { return !sel.Shard.Has(c.Key) })
 	shardRegression, err := StreamCases(envs, sel)
@@ -231,8 +238,27 @@ func ProjectEnv(projectDir, name string) bool {
 
 // checkLiterals returns a not-found error for the first literal name of sel
 // that names nothing. traces are the replay cases of the environments sel
-// selects.
-func checkLiterals(envs []env.Environment, traces []Case, stored []baseline.Key, sel Selection) error {
+// selects; stored is called only when a name is not found without the
+// baselines.
+func checkLiterals(envs []env.Environment, traces []Case, stored func() ([]baseline.Key, error), sel Selection) error {
+	literal := false
+	for _, list := range [][]string{sel.Envs, sel.Agents, sel.Tasks} {
+		for _, p := range list {
+			literal = literal || isLiteral(p) || strings.HasPrefix(p, "exec:")
+		}
+	}
+	if !literal || literalsFound(envs, traces, nil, sel) == nil {
+		return nil
+	}
+	keys, err := stored()
+	if err != nil {
+		return err
+	}
+	return literalsFound(envs, traces, keys, sel)
+}
+
+// literalsFound is checkLiterals with the baselines stored listed.
+func literalsFound(envs []env.Environment, traces []Case, stored []baseline.Key, sel Selection) error {
 	envNames := envNames(envs)
 	for _, p := range sel.Envs {
 		if isLiteral(p) && !hasEnv(envs, p) && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {

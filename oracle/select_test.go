@@ -38,7 +38,7 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Select(t.TempDir(), envs, tt.sel, stored)
+			got, err := Select(t.TempDir(), envs, tt.sel, storedKeys(stored...))
 			if tt.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -68,7 +68,7 @@ func TestSelectNeverEmptyByAccident(t *testing.T) {
 func TestSelectErrorsNameAFewOfManyNames(t *testing.T) {
 	envs := []env.Environment{newLedger(t, ledgerOpts{tasks: env.NameListMax + 5})}
 	for _, sel := range []Selection{{Tasks: []string{"TASK-999"}}, {Tasks: []string{"NOPE-*"}}} {
-		_, err := Select(t.TempDir(), envs, sel, nil)
+		_, err := Select(t.TempDir(), envs, sel, storedKeys())
 		if err == nil || !strings.Contains(err.Error(), "TASK-020, … and 5 more") || strings.Contains(err.Error(), "TASK-021") {
 			t.Errorf("%v: error %v", sel.Tasks, err)
 		}
@@ -118,7 +118,7 @@ func TestSelectStreamsTheCases(t *testing.T) {
 	}
 	slices.SortFunc(want, baseline.Key.Compare)
 
-	got, err := Select(dir, envs, Selection{}, nil)
+	got, err := Select(dir, envs, Selection{}, storedKeys())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestSelectStreamsTheCases(t *testing.T) {
 	for _, n := range []int{2, 3} {
 		var union []baseline.Key
 		for i := 1; i <= n; i++ {
-			part, err := Select(dir, envs, Selection{Shard: Shard{i, n}}, nil)
+			part, err := Select(dir, envs, Selection{Shard: Shard{i, n}}, storedKeys())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestSelectStreamsTheCases(t *testing.T) {
 		}
 	}
 	// a narrower selection streams only what it selects
-	got, err = Select(dir, envs, Selection{Agents: []string{"alpha"}}, nil)
+	got, err = Select(dir, envs, Selection{Agents: []string{"alpha"}}, storedKeys())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,9 +176,49 @@ func (e twiceListed) RegressionAgents() []string {
 // as two sources of one key are.
 func TestSelectRefusesARegressionAgentListedTwice(t *testing.T) {
 	envs := []env.Environment{twiceListed{newLedger(t, ledgerOpts{tasks: 2})}}
-	_, err := Select(t.TempDir(), envs, Selection{}, nil)
+	_, err := Select(t.TempDir(), envs, Selection{}, storedKeys())
 	if err == nil || !strings.Contains(err.Error(), "case ledger/solver/TASK-001 comes from two sources: the regression agent solver of ledger and the regression agent solver of ledger") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// storedKeys lists keys as the baselines of a project, for Select.
+func storedKeys(keys ...baseline.Key) func() ([]baseline.Key, error) {
+	return func() ([]baseline.Key, error) { return keys, nil }
+}
+
+// TestSelectListsTheBaselinesOnlyWhenItMust: the baselines are listed
+// (which walks the whole store) only for a name found nowhere else or a
+// selection that holds no case; a listing that fails is the error then.
+func TestSelectListsTheBaselinesOnlyWhenItMust(t *testing.T) {
+	envs := []env.Environment{newLedger(t, ledgerOpts{tasks: 3})}
+	broken := errors.New("store unreadable")
+	tests := []struct {
+		name   string
+		sel    Selection
+		listed bool
+	}{
+		{"everything", Selection{}, false},
+		{"names found", Selection{Envs: []string{"ledger"}, Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, false},
+		{"globs", Selection{Tasks: []string{"TASK-00*"}}, false},
+		{"an agent only a baseline may have", Selection{Agents: []string{"retired"}}, true},
+		{"a task only a baseline may have", Selection{Tasks: []string{"TASK-009"}}, true},
+		{"a glob that selects no case", Selection{Tasks: []string{"OLD-*"}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			listed := false
+			_, err := Select(t.TempDir(), envs, tt.sel, func() ([]baseline.Key, error) {
+				listed = true
+				return nil, broken
+			})
+			if listed != tt.listed {
+				t.Errorf("listed %v, want %v", listed, tt.listed)
+			}
+			if tt.listed != errors.Is(err, broken) {
+				t.Errorf("error %v", err)
+			}
+		})
 	}
 }
 
@@ -205,7 +245,7 @@ func TestSelectRefusesTwoSources(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(`{"type":"run_start","environment":"ledger","task":{"id":"TASK-001"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Select(dir, envs, Selection{}, nil)
+	_, err := Select(dir, envs, Selection{}, storedKeys())
 	if err == nil || !strings.Contains(err.Error(), "case ledger/solver/TASK-001 comes from two sources: the regression agent solver of ledger and the trace ") {
 		t.Errorf("error %v", err)
 	}
@@ -213,7 +253,7 @@ func TestSelectRefusesTwoSources(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(`{"type":"run_start","environment":"ledger","task":{"id":"TASK-002"}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Select(dir, envs, Selection{}, nil)
+	_, err = Select(dir, envs, Selection{}, storedKeys())
 	if err == nil || !strings.Contains(err.Error(), "its run_start names ledger/TASK-002, its path ledger/TASK-001; move the trace to the folder of its case or delete it") {
 		t.Errorf("error %v", err)
 	}
