@@ -75,6 +75,13 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 		return nil, err
 	}
 	defer unlock()
+	// the store is walked before any case runs: a store that cannot be
+	// read (a symlink among its folders) is an error while nothing is
+	// written yet
+	obsolete, err := obsoleteKeys(store, stream, sel)
+	if err != nil {
+		return nil, err
+	}
 
 	// the files of each case whose runs agree are written to temporary
 	// files as soon as the case is over, and only renamed into place once
@@ -142,10 +149,6 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 	case stopped >= 0:
 		return rep, nil
 	case err != nil:
-		return rep, err
-	}
-	obsolete, err := obsoleteKeys(store, stream, sel)
-	if err != nil {
 		return rep, err
 	}
 	for _, k := range obsolete {
