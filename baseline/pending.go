@@ -150,20 +150,41 @@ type Accepted struct {
 // Accept makes the store hold what p holds for each of keys, under the
 // store's lock, through its atomic writer: the pending artifacts replace
 // the baseline's files (a file not pending is kept), and a pending removal
-// removes the baseline. It stops at the
-// first error and returns what it did until then.
+// removes the baseline. Every pending entry is read, and every file it
+// may write looked at (no symlink among its folders, nothing but a regular
+// file in its place), before anything is written: such trouble is an
+// error while the store is as it was. Past that it stops at the first
+// error and returns what it did until then.
 func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	var out []Accepted
-	for _, k := range keys {
+	type pending struct {
+		e        Entry
+		obsolete bool
+	}
+	all := make([]pending, len(keys))
+	for i, k := range keys {
 		e, obsolete, err := p.Read(k)
 		if err != nil {
-			return out, fmt.Errorf("accept %s: %w", k, err)
+			return nil, fmt.Errorf("accept %s: %w", k, err)
 		}
+		for _, name := range Files {
+			path := s.Path(k, name)
+			if err := s.checkPath(path); err != nil {
+				return nil, fmt.Errorf("accept %s: %w", k, err)
+			}
+			if err := safeio.CheckWriteTarget(path); err != nil {
+				return nil, fmt.Errorf("accept %s: %w", k, refused(err))
+			}
+		}
+		all[i] = pending{e, obsolete}
+	}
+	var out []Accepted
+	for i, k := range keys {
+		e, obsolete := all[i].e, all[i].obsolete
 		a := Accepted{Key: k, Case: k.String(), Obsolete: obsolete}
 		for _, name := range Files {
 			data := e.File(name)

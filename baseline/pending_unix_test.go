@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -159,4 +160,61 @@ func TestReportFolderPending(t *testing.T) {
 	f.Close()
 	_, _, err = p.Read(key)
 	wantNamed(t, err, big, safeio.ErrTooLarge)
+}
+
+// TestAcceptWritesNothingWhenOneTargetIsHostile: accept looks at every file
+// it may write before it writes any, so a symlinked baseline folder or a
+// FIFO where a later case's baseline goes is an error while the earlier
+// cases' baselines are still as they were.
+func TestAcceptWritesNothingWhenOneTargetIsHostile(t *testing.T) {
+	first := Key{Env: "alpha", Agent: "solver", Task: "TASK-001"}
+	second := Key{Env: "beta", Agent: "solver", Task: "TASK-001"}
+	tests := []struct {
+		name  string
+		spoil func(t *testing.T, store *Store, outside string) string // returns the path named
+	}{
+		{"a symlinked environment folder", func(t *testing.T, store *Store, outside string) string {
+			link := filepath.Join(store.Root, second.Env)
+			if err := os.MkdirAll(store.Root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, link); err != nil {
+				t.Fatal(err)
+			}
+			return link
+		}},
+		{"a FIFO in place of a baseline", func(t *testing.T, store *Store, outside string) string {
+			path := store.Path(second, "result.json")
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Mkfifo(path, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			project, outside := t.TempDir(), t.TempDir()
+			p := OpenPending(project)
+			for _, k := range []Key{first, second} {
+				if err := p.Write(k, Entry{Result: []byte("{\"new\": 1}\n"), StateDiff: []byte("{}\n")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			store := Open(project)
+			named := tt.spoil(t, store, outside)
+			_, err := store.Accept(p, []Key{first, second})
+			if err == nil || !strings.Contains(err.Error(), named) {
+				t.Fatalf("error %v, want one naming %s", err, named)
+			}
+			if _, err := os.Lstat(store.Path(first, "result.json")); err == nil {
+				t.Error("the first case was accepted before the error")
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+				t.Errorf("written outside the project: %v", entries)
+			}
+		})
+	}
 }

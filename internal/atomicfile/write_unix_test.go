@@ -14,25 +14,31 @@ import (
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
-// TestWriteFile: Write writes a regular file in place, and never
-// through a symlink at the path or among its folders, nor into a FIFO.
-func TestWriteFile(t *testing.T) {
-	base := t.TempDir()
-	outside := t.TempDir()
-	target := filepath.Join(outside, "target")
-	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	must := func(err error) {
-		t.Helper()
+// hostileBase makes a base folder holding link<ext> (a symlink to target,
+// a file outside holding "keep"), linked (a symlink to the outside folder),
+// fifo<ext> (a FIFO) and old<ext> (a file holding "old").
+func hostileBase(t *testing.T, ext string) (base, outside, target string) {
+	t.Helper()
+	base, outside = t.TempDir(), t.TempDir()
+	target = filepath.Join(outside, "target")
+	for _, err := range []error{
+		os.WriteFile(target, []byte("keep"), 0o644),
+		os.Symlink(target, filepath.Join(base, "link"+ext)),
+		os.Symlink(outside, filepath.Join(base, "linked")),
+		syscall.Mkfifo(filepath.Join(base, "fifo"+ext), 0o644),
+		os.WriteFile(filepath.Join(base, "old"+ext), []byte("old"), 0o644),
+	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(os.Symlink(target, filepath.Join(base, "link.json")))
-	must(os.Symlink(outside, filepath.Join(base, "linked")))
-	must(syscall.Mkfifo(filepath.Join(base, "fifo.json"), 0o644))
-	must(os.WriteFile(filepath.Join(base, "old.json"), []byte("old"), 0o644))
+	return base, outside, target
+}
+
+// TestWriteFile: Write writes a regular file in place, and never
+// through a symlink at the path or among its folders, nor into a FIFO.
+func TestWriteFile(t *testing.T) {
+	base, outside, target := hostileBase(t, ".json")
 	tests := []struct {
 		path string
 		want error
@@ -71,20 +77,7 @@ func TestWriteFile(t *testing.T) {
 // points to, and a path through a symlinked folder; no temporary file is
 // left either way.
 func TestCreateFile(t *testing.T) {
-	base := t.TempDir()
-	outside := t.TempDir()
-	target := filepath.Join(outside, "target")
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	must(os.WriteFile(target, []byte("keep"), 0o644))
-	must(os.Symlink(target, filepath.Join(base, "link.go")))
-	must(os.Symlink(outside, filepath.Join(base, "linked")))
-	must(syscall.Mkfifo(filepath.Join(base, "fifo.go"), 0o644))
-	must(os.WriteFile(filepath.Join(base, "old.go"), []byte("old"), 0o644))
+	base, outside, target := hostileBase(t, ".go")
 	tests := []struct {
 		path string
 		want error
@@ -122,10 +115,13 @@ func TestCreateFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(outside, "file.go")); err == nil {
 		t.Error("a file was written through a linked folder")
 	}
-	must(filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(base, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && strings.Contains(d.Name(), ".tmp-") {
 			t.Errorf("temporary file left: %s", path)
 		}
 		return err
-	}))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
