@@ -21,16 +21,26 @@ type Trace struct {
 	// so that a long trace is never copied to grow
 	buf  []byte
 	full [][]byte
-	enc  *canon.Encoder
 	seq  int
+	// pooled holds buf's first buffer, lent by traceBuffers, which Bytes
+	// gives back; closed says Bytes was called: later events are dropped
+	pooled *[]byte
+	closed bool
 }
+
+// traceBuffers lends traces their first buffer.
+var traceBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4096)
+	return &b
+}}
 
 // traceBlock is the size from which the trace's buffer is set aside as a
 // block and a new one started.
 const traceBlock = 64 << 10
 
 func newTrace(clock func() time.Time) *Trace {
-	return &Trace{clock: clock, enc: canon.NewEncoder(), buf: make([]byte, 0, 4096)}
+	bp := traceBuffers.Get().(*[]byte)
+	return &Trace{clock: clock, buf: (*bp)[:0], pooled: bp}
 }
 
 // add appends an event of type typ; fields follow seq, type and at in the
@@ -41,6 +51,9 @@ func (t *Trace) add(typ string, fields ...field) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.closed {
+		return // after Bytes (an abandoned agent's event): no one reads it
+	}
 	t.seq++
 	t.buf = append(t.buf, `{"seq":`...)
 	t.buf = strconv.AppendInt(t.buf, int64(t.seq), 10)
@@ -61,13 +74,15 @@ func (t *Trace) add(typ string, fields ...field) {
 	}
 }
 
-// Bytes returns the trace as JSON Lines.
+// Bytes returns the trace as JSON Lines and closes it: the events added
+// afterwards are dropped.
 func (t *Trace) Bytes() []byte {
 	if t == nil {
 		return nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	defer t.close()
 	if t.full == nil {
 		return bytes.Clone(t.buf)
 	}
@@ -82,6 +97,20 @@ func (t *Trace) Bytes() []byte {
 	return append(out, t.buf...)
 }
 
+// close gives the first buffer back, unless it grew large, and drops the
+// trace's events; t.mu is held.
+func (t *Trace) close() {
+	if t.closed {
+		return
+	}
+	t.closed = true
+	if t.full == nil && cap(t.buf) <= 2*traceBlock {
+		*t.pooled = t.buf[:0]
+		traceBuffers.Put(t.pooled)
+	}
+	t.buf, t.full, t.pooled = nil, nil, nil
+}
+
 type field struct {
 	key   string
 	value any
@@ -91,7 +120,7 @@ func f(key string, value any) field { return field{key, value} }
 
 func (t *Trace) writeJSON(v any) {
 	var err error
-	if t.buf, err = t.enc.AppendCompact(t.buf, v); err != nil {
+	if t.buf, err = canon.AppendCompact(t.buf, v); err != nil {
 		b, _ := json.Marshal(err.Error())
 		t.buf = append(t.buf, b...)
 	}
