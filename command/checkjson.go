@@ -13,36 +13,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// checkJSON checks the selected cases and prints the JSON report, keeping
-// of each case only its JSON, in a reportSpool, so that a check of any
-// number of cases holds no report in memory. Its output is writeReport's
-// for the json format, byte for byte.
+// checkJSON prints the JSON report, keeping of each case only its JSON, in
+// a reportSpool.
 func checkJSON(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
 	spool := newReportSpool()
 	defer spool.close()
-	code := ExitOK
-	var errs []string
-	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
-		code = max(code, checkExits[cr.Status])
-		if cr.Status == oracle.StatusError {
-			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, named(c, cr.Error)))
-		}
-		return spool.add(cr)
-	})
+	rep, code, err := checkEach(c, store, selected, sel, opts, spool.add)
 	if err != nil {
 		return err
-	}
-	rep.Oracle, rep.Selection.Cases = Version, selected.Total
-	for _, e := range errs {
-		io.WriteString(c.App.ErrWriter, e)
 	}
 	if err := spool.writeReport(c.App.Writer, rep); err != nil {
 		return err
 	}
-	if code != ExitOK {
-		return exitCode(code)
-	}
-	return nil
+	return exitWith(code)
 }
 
 // reportSpool holds the JSON of a report's cases, as they appear in its

@@ -178,6 +178,8 @@ func checkCommand(envs Environments) *cli.Command {
 						return checkText(c, store, selected, sel, opts)
 					case "json":
 						return checkJSON(c, store, selected, sel, opts)
+					case "markdown":
+						return checkMarkdown(c, store, selected, sel, opts)
 					}
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
@@ -209,42 +211,6 @@ func checkCommand(envs Environments) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// checkText checks the selected cases and prints the text report, keeping
-// of each case only what the report lists: the cases that need attention
-// (every case with --verbose), not the whole report. Its output is
-// writeReport's for the text format.
-func checkText(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
-	var buf bytes.Buffer
-	o := textOptions(c, c.App.Writer)
-	listed, code := false, ExitOK
-	var errs []string
-	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
-		listed = render.TextCase(&buf, cr, o) || listed
-		code = max(code, checkExits[cr.Status])
-		if cr.Status == oracle.StatusError {
-			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, named(c, cr.Error)))
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	rep.Oracle, rep.Selection.Cases = Version, selected.Total
-	for _, e := range errs {
-		io.WriteString(c.App.ErrWriter, e)
-	}
-	if err := render.TextSummary(&buf, rep, o, listed); err != nil {
-		return err
-	}
-	if _, err := io.WriteString(c.App.Writer, named(c, buf.String())); err != nil {
-		return err
-	}
-	if code != ExitOK {
-		return exitCode(code)
-	}
-	return nil
 }
 
 // textOptions are the options of the text report written to w.

@@ -1,0 +1,93 @@
+package command
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/render"
+	"github.com/urfave/cli/v2"
+)
+
+// A check report is written from the cases as they end, keeping of each
+// only what its format shows, so that a check of any number of cases holds
+// no whole report: the text and Markdown reports keep the cases that need
+// attention (every case with --verbose for text), the JSON report spools
+// each case's JSON (checkjson.go). Their output is writeReport's, byte for
+// byte. The HTML and JUnit reports, --report-dir and --pending take the
+// whole report (oracle.Check).
+
+// checkEach checks the selected cases and hands each case's report to
+// keep, in key order. It prints the errors of the cases that failed to
+// run, and returns the report without its cases (the summary is whole)
+// and the exit code the cases give.
+func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, keep func(cr *oracle.CaseReport) error) (*oracle.Report, int, error) {
+	code := ExitOK
+	var errs []string
+	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
+		code = max(code, checkExits[cr.Status])
+		if cr.Status == oracle.StatusError {
+			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, named(c, cr.Error)))
+		}
+		return keep(cr)
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	rep.Oracle, rep.Selection.Cases = Version, selected.Total
+	for _, e := range errs {
+		io.WriteString(c.App.ErrWriter, e)
+	}
+	return rep, code, nil
+}
+
+// exitWith is the error of a check that exits with code.
+func exitWith(code int) error {
+	if code != ExitOK {
+		return exitCode(code)
+	}
+	return nil
+}
+
+// checkText prints the text report.
+func checkText(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	var buf bytes.Buffer
+	o := textOptions(c, c.App.Writer)
+	listed := false
+	rep, code, err := checkEach(c, store, selected, sel, opts, func(cr *oracle.CaseReport) error {
+		listed = render.TextCase(&buf, cr, o) || listed
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := render.TextSummary(&buf, rep, o, listed); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(c.App.Writer, named(c, buf.String())); err != nil {
+		return err
+	}
+	return exitWith(code)
+}
+
+// checkMarkdown prints the Markdown report, which lists the cases that
+// need attention.
+func checkMarkdown(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	var attention []*oracle.CaseReport
+	rep, code, err := checkEach(c, store, selected, sel, opts, func(cr *oracle.CaseReport) error {
+		if cr.Status != oracle.StatusUnchanged {
+			attention = append(attention, cr)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rep.Cases = attention
+	if err := writeReport(c, c.App.Writer, "markdown", rep); err != nil {
+		return err
+	}
+	return exitWith(code)
+}
