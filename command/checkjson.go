@@ -1,11 +1,9 @@
 package command
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -14,47 +12,30 @@ import (
 )
 
 // checkJSON prints the JSON report, keeping of each case only its JSON, in
-// a reportSpool.
+// a spool.
 func checkJSON(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
-	spool := newReportSpool()
-	defer spool.close()
-	rep, code, err := checkEach(c, store, selected, sel, opts, spool.add)
+	cases := &jsonCases{spool: newSpool()}
+	defer cases.spool.close()
+	rep, code, err := checkEach(c, store, selected, sel, opts, cases.add)
 	if err != nil {
 		return err
 	}
-	if err := spool.writeReport(c.App.Writer, rep); err != nil {
+	if err := cases.writeReport(c.App.Writer, rep); err != nil {
 		return err
 	}
 	return exitWith(code)
 }
 
-// reportSpool holds the JSON of a report's cases, as they appear in its
-// "cases" array, until the report's summary is known: in a temporary file,
-// removed from its folder at once where the system allows it (so nothing
-// is left behind, even by a killed check), or in memory when no temporary
-// file can be made.
-type reportSpool struct {
-	file    *os.File
-	w       *bufio.Writer
-	mem     bytes.Buffer
+// jsonCases spools the JSON of a report's cases, as they appear in its
+// "cases" array.
+type jsonCases struct {
+	spool   *spool
 	n       int
 	scratch []byte
 }
 
-func newReportSpool() *reportSpool {
-	s := &reportSpool{}
-	f, err := os.CreateTemp("", "oracle-report-*.json")
-	if err != nil {
-		s.w = bufio.NewWriter(&s.mem)
-		return s
-	}
-	os.Remove(f.Name()) // where an open file cannot be removed (Windows), close removes it
-	s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)
-	return s
-}
-
 // add appends the JSON of one case.
-func (s *reportSpool) add(cr *oracle.CaseReport) error {
+func (s *jsonCases) add(cr *oracle.CaseReport) error {
 	compact, err := canon.Compact(cr)
 	if err != nil {
 		return err
@@ -68,13 +49,13 @@ func (s *reportSpool) add(cr *oracle.CaseReport) error {
 		return err
 	}
 	s.n++
-	_, err = s.w.Write(s.scratch)
+	_, err = s.spool.Write(s.scratch)
 	return err
 }
 
 // writeReport writes rep, whose Cases are empty, with the cases added, as
 // writeJSON writes the whole report.
-func (s *reportSpool) writeReport(w io.Writer, rep *oracle.Report) error {
+func (s *jsonCases) writeReport(w io.Writer, rep *oracle.Report) error {
 	rep.Cases = []*oracle.CaseReport{}
 	head, err := canon.Marshal(rep)
 	if err != nil {
@@ -88,15 +69,9 @@ func (s *reportSpool) writeReport(w io.Writer, rep *oracle.Report) error {
 		_, err = w.Write(head)
 		return err
 	}
-	if err := s.w.Flush(); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	var cases io.Reader = &s.mem
-	if s.file != nil {
-		if _, err := s.file.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		cases = s.file
+	cases, err := s.spool.reader()
+	if err != nil {
+		return err
 	}
 	if _, err := w.Write(head[:len(head)-len(empty)]); err != nil {
 		return err
@@ -109,11 +84,4 @@ func (s *reportSpool) writeReport(w io.Writer, rep *oracle.Report) error {
 	}
 	_, err = io.WriteString(w, "\n  ]\n}\n")
 	return err
-}
-
-func (s *reportSpool) close() {
-	if s.file != nil {
-		s.file.Close()
-		os.Remove(s.file.Name())
-	}
 }

@@ -14,10 +14,11 @@ import (
 // A check report is written from the cases as they end, keeping of each
 // only what its format shows, so that a check of any number of cases holds
 // no whole report: the text and Markdown reports keep the cases that need
-// attention (every case with --verbose for text), the JSON report spools
-// each case's JSON (checkjson.go). Their output is writeReport's, byte for
-// byte. The HTML and JUnit reports, --report-dir and --pending take the
-// whole report (oracle.Check).
+// attention (every case with --verbose for text), the JSON and JUnit
+// reports spool what they write of each case (checkjson.go,
+// render.JUnitStream). Their output is writeReport's, byte for byte. The
+// HTML report, --report-dir and --pending take the whole report
+// (oracle.Check).
 
 // checkEach checks the selected cases and hands each case's report to
 // keep, in key order. It prints the errors of the cases that failed to
@@ -87,6 +88,30 @@ func checkMarkdown(c *cli.Context, store *baseline.Store, selected *oracle.Selec
 	}
 	rep.Cases = attention
 	if err := writeReport(c, c.App.Writer, "markdown", rep); err != nil {
+		return err
+	}
+	return exitWith(code)
+}
+
+// checkJUnit prints the JUnit report, whose test case elements wait in a
+// spool until the suites' counts are known.
+func checkJUnit(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	sp := newSpool()
+	defer sp.close()
+	j := render.NewJUnitStream(sp, reportCommands(c))
+	// the commands the report names are this binary's, as writeReport
+	// names them
+	j.Name = named(c, j.Name)
+	j.Rewrite = func(s string) string { return named(c, s) }
+	_, code, err := checkEach(c, store, selected, sel, opts, j.Add)
+	if err != nil {
+		return err
+	}
+	elements, err := sp.reader()
+	if err != nil {
+		return err
+	}
+	if err := j.Finish(c.App.Writer, elements); err != nil {
 		return err
 	}
 	return exitWith(code)

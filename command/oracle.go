@@ -180,6 +180,8 @@ func checkCommand(envs Environments) *cli.Command {
 						return checkJSON(c, store, selected, sel, opts)
 					case "markdown":
 						return checkMarkdown(c, store, selected, sel, opts)
+					case "junit":
+						return checkJUnit(c, store, selected, sel, opts)
 					}
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {

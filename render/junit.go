@@ -1,30 +1,15 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/agent-oracle/oracle/oracle"
 )
-
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
 
 type junitCase struct {
 	Classname string        `xml:"classname,attr"`
@@ -40,59 +25,153 @@ type junitProblem struct {
 	Body    string `xml:",cdata"`
 }
 
-// WriteJUnit writes the report as JUnit XML, one test suite per
-// environment and one test case per case: changed, missing, obsolete and
-// nondeterministic cases are failures, errors are errors. Failures suggest
-// cmds.
+// JUnit writes the report as JUnit XML, one test suite per environment
+// (in the order the environments first come) and one test case per case:
+// changed, missing, obsolete and nondeterministic cases are failures,
+// errors are errors. Failures suggest cmds.
 func JUnit(w io.Writer, r *oracle.Report, cmds Commands) error {
-	out := junitSuites{Name: "oracle check"}
-	index := map[string]int{}
-	for _, c := range r.Cases {
-		i, ok := index[c.Env]
-		if !ok {
-			i = len(out.Suites)
-			index[c.Env] = i
-			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
+	// the cases of each environment together, in their order
+	first := map[string]int{}
+	for i, c := range r.Cases {
+		if _, ok := first[c.Env]; !ok {
+			first[c.Env] = i
 		}
-		s := &out.Suites[i]
-		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
-		if c.Elapsed > 0 {
-			tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+	}
+	cases := slices.Clone(r.Cases)
+	slices.SortStableFunc(cases, func(a, b *oracle.CaseReport) int { return first[a.Env] - first[b.Env] })
+	var elements bytes.Buffer
+	j := NewJUnitStream(&elements, cmds)
+	for _, c := range cases {
+		if err := j.Add(c); err != nil {
+			return err
 		}
-		switch c.Status {
-		case oracle.StatusUnchanged:
-		case oracle.StatusError:
-			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
-			s.Errors++
-		default:
-			msg := string(c.Status)
-			if note := caseNote(c, cmds); note != "" {
-				msg += ": " + note
+	}
+	return j.Finish(w, &elements)
+}
+
+// JUnitStream writes a JUnit report from its cases one at a time, so that
+// a report of any number of cases is not held: Add writes each case's
+// <testcase> element to a spool as the case comes, and Finish, once the
+// suites' counts are known, writes the document with the elements read back
+// from the spool. The cases of one environment must come together, as they
+// do in key order. The output is the same as JUnit's.
+type JUnitStream struct {
+	// Name is the name of the report's test suites, "oracle check".
+	Name string
+	// Rewrite, when set, rewrites each test case element before it is
+	// spooled (the command names the commands a report suggests by the
+	// binary's name).
+	Rewrite func(string) string
+	spool   io.Writer
+	cmds    Commands
+	suites  []junitSuiteHead
+	buf     bytes.Buffer
+}
+
+// junitSuiteHead is a test suite's attributes and how many bytes of the
+// spool its test cases take.
+type junitSuiteHead struct {
+	name                    string
+	tests, failures, errors int
+	size                    int64
+}
+
+// NewJUnitStream starts a JUnit report whose test case elements go to
+// spool.
+func NewJUnitStream(spool io.Writer, cmds Commands) *JUnitStream {
+	return &JUnitStream{Name: "oracle check", spool: spool, cmds: cmds}
+}
+
+// Add writes the test case of c to the spool.
+func (j *JUnitStream) Add(c *oracle.CaseReport) error {
+	n := len(j.suites)
+	if n == 0 || j.suites[n-1].name != c.Env {
+		for _, s := range j.suites {
+			if s.name == c.Env {
+				return fmt.Errorf("junit report: the cases of %s do not come together", c.Env)
 			}
-			var body bytes.Buffer
-			writeCase(&body, Colors{}, c, 1000, cmds)
-			// The message says what the case's summary line says: the body
-			// starts with the diff.
-			_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
-			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
-			s.Failures++
 		}
-		s.Tests++
-		s.Cases = append(s.Cases, tc)
+		j.suites = append(j.suites, junitSuiteHead{name: c.Env})
+		n++
 	}
-	for _, s := range out.Suites {
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
+	s := &j.suites[n-1]
+	tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+	if c.Elapsed > 0 {
+		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+	switch c.Status {
+	case oracle.StatusUnchanged:
+	case oracle.StatusError:
+		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+		s.errors++
+	default:
+		msg := string(c.Status)
+		if note := caseNote(c, j.cmds); note != "" {
+			msg += ": " + note
+		}
+		var body bytes.Buffer
+		writeCase(&body, Colors{}, c, 1000, j.cmds)
+		// The message says what the case's summary line says: the body
+		// starts with the diff.
+		_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
+		tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+		s.failures++
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	s.tests++
+	// the element as the whole document's encoder writes it, at the depth
+	// of a test case
+	j.buf.Reset()
+	j.buf.WriteByte('\n')
+	enc := xml.NewEncoder(&j.buf)
+	enc.Indent(junitCaseIndent, "  ")
+	if err := enc.EncodeElement(tc, xml.StartElement{Name: xml.Name{Local: "testcase"}}); err != nil {
 		return fmt.Errorf("junit report: %w", err)
 	}
-	_, err := io.WriteString(w, "\n")
+	if err := enc.Close(); err != nil {
+		return fmt.Errorf("junit report: %w", err)
+	}
+	element := j.buf.Bytes()
+	if j.Rewrite != nil {
+		element = []byte(j.Rewrite(string(element)))
+	}
+	s.size += int64(len(element))
+	_, err := j.spool.Write(element)
 	return err
+}
+
+// junitCaseIndent is the indentation of a test case element: two levels.
+const junitCaseIndent = "    "
+
+// Finish writes the report to w, reading the test case elements Add wrote
+// from elements, the spool read from its start.
+func (j *JUnitStream) Finish(w io.Writer, elements io.Reader) error {
+	var tests, failures, errs int
+	for _, s := range j.suites {
+		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
+	}
+	bw := bufio.NewWriter(w)
+	bw.WriteString(xml.Header)
+	bw.WriteString("<testsuites")
+	junitAttrs(bw, j.Name, tests, failures, errs)
+	for _, s := range j.suites {
+		bw.WriteString("\n  <testsuite")
+		junitAttrs(bw, s.name, s.tests, s.failures, s.errors)
+		if _, err := io.CopyN(bw, elements, s.size); err != nil {
+			return fmt.Errorf("junit report: %w", err)
+		}
+		bw.WriteString("\n  </testsuite>")
+	}
+	if len(j.suites) > 0 {
+		bw.WriteString("\n")
+	}
+	bw.WriteString("</testsuites>\n")
+	return bw.Flush()
+}
+
+// junitAttrs writes the attributes of a suite and the end of its start
+// tag, escaped as encoding/xml escapes them.
+func junitAttrs(w *bufio.Writer, name string, tests, failures, errs int) {
+	w.WriteString(` name="`)
+	xml.EscapeText(w, []byte(name))
+	fmt.Fprintf(w, `" tests="%d" failures="%d" errors="%d">`, tests, failures, errs)
 }

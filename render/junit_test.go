@@ -3,11 +3,14 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestJUnitCarriesTheDiff reads the JUnit XML back: one test case per case,
@@ -59,5 +62,118 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 	}
 	if got.Suites[0].Cases[1].Failure != nil {
 		t.Error("an unchanged case is a failure")
+	}
+}
+
+// The whole document as encoding/xml writes it from one value: what JUnit
+// wrote before it streamed its cases, which JUnit and JUnitStream must
+// write byte for byte.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
+	out := junitSuites{Name: "oracle check"}
+	index := map[string]int{}
+	for _, c := range r.Cases {
+		i, ok := index[c.Env]
+		if !ok {
+			i = len(out.Suites)
+			index[c.Env] = i
+			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
+		}
+		s := &out.Suites[i]
+		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+		if c.Elapsed > 0 {
+			tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+		}
+		switch c.Status {
+		case oracle.StatusUnchanged:
+		case oracle.StatusError:
+			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+			s.Errors++
+		default:
+			msg := string(c.Status)
+			if note := caseNote(c, cmds); note != "" {
+				msg += ": " + note
+			}
+			var body bytes.Buffer
+			writeCase(&body, Colors{}, c, 1000, cmds)
+			_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
+			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+			s.Failures++
+		}
+		s.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
+	for _, s := range out.Suites {
+		out.Tests += s.Tests
+		out.Failures += s.Failures
+		out.Errors += s.Errors
+	}
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	buf.WriteString("\n")
+	return buf.Bytes(), nil
+}
+
+// TestJUnitWritesWhatTheEncoderWrites: JUnit (which streams its cases
+// through JUnitStream) writes what encoding/xml writes from the whole
+// report, for reports with no case, one environment or several (their
+// cases interleaved or not), every status, times, and text that XML must
+// escape or split (a "]]>" in a CDATA body, quotes, tabs, invalid UTF-8).
+func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
+	one, half := 1.0, 0.5
+	odd := "a & b <c> \"q\" 'x'\ttab\nline ]]> end \xff \u2028"
+	changed := func(env, task string) *oracle.CaseReport {
+		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: oracle.StatusChanged, Label: oracle.LabelRegression,
+			OldVerdict: "pass", NewVerdict: "fail", OldReward: &one, NewReward: &half, Elapsed: 1500 * time.Millisecond,
+			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
+				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: oracle.WordDiff(odd, odd+"!")},
+			}}},
+			ToolErrors: []oracle.ToolError{{Tool: "get", Code: "not_found", Message: odd}}}
+	}
+	plain := func(env, task string, st oracle.Status) *oracle.CaseReport {
+		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: st}
+	}
+	errored := plain("e&<\"", "T-3", oracle.StatusError)
+	errored.Error = odd
+	reports := []*oracle.Report{
+		{},
+		{Cases: []*oracle.CaseReport{plain("e", "T-1", oracle.StatusUnchanged)}},
+		{Cases: []*oracle.CaseReport{changed("e", "T-1"), plain("e", "T-2", oracle.StatusUnchanged), plain("e", "T-3", oracle.StatusMissing),
+			plain("f", "T-1", oracle.StatusObsolete), errored, plain("g", "T-9", oracle.StatusNondeterministic)}},
+		{Cases: []*oracle.CaseReport{plain("e", "T-1", oracle.StatusUnchanged), changed("f", "T-1"), plain("e", "T-2", oracle.StatusMissing), errored}},
+	}
+	for i, r := range reports {
+		want, err := junitReference(r, Commands{Record: "oracle record"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := JUnit(&got, r, Commands{Record: "oracle record"}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), got.String()); diff != "" {
+			t.Errorf("report %d (-encoder +JUnit):\n%s", i, diff)
+		}
 	}
 }
