@@ -187,69 +187,61 @@ func scalarSetter(t reflect.Type) setFunc {
 			}
 			return true
 		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		bits := t.Bits()
-		return func(p unsafe.Pointer, tok []byte) bool {
-			if !isNumber(tok) {
-				return false
-			}
-			n, err := strconv.ParseInt(string(tok), 10, bits)
-			if err != nil {
-				return false
-			}
-			switch bits {
-			case 8:
-				*(*int8)(p) = int8(n)
-			case 16:
-				*(*int16)(p) = int16(n)
-			case 32:
-				*(*int32)(p) = int32(n)
-			default:
-				*(*int64)(p) = n
-			}
-			return true
-		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		bits := t.Bits()
-		return func(p unsafe.Pointer, tok []byte) bool {
-			if !isNumber(tok) {
-				return false
-			}
-			n, err := strconv.ParseUint(string(tok), 10, bits)
-			if err != nil {
-				return false
-			}
-			switch bits {
-			case 8:
-				*(*uint8)(p) = uint8(n)
-			case 16:
-				*(*uint16)(p) = uint16(n)
-			case 32:
-				*(*uint32)(p) = uint32(n)
-			default:
-				*(*uint64)(p) = n
-			}
-			return true
-		}
-	case reflect.Float32, reflect.Float64:
-		bits := t.Bits()
-		return func(p unsafe.Pointer, tok []byte) bool {
-			if !isNumber(tok) {
-				return false
-			}
-			n, err := strconv.ParseFloat(string(tok), bits)
-			if err != nil {
-				return false
-			}
-			if bits == 32 {
-				*(*float32)(p) = float32(n)
-			} else {
-				*(*float64)(p) = n
-			}
-			return true
-		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return numberSetterOf(t)
 	}
 	return nil
+}
+
+// numberSetterOf returns the setFunc of a number of t's kind and size, as
+// encoding/json reads it: strconv's parse for the kind, in t's bits.
+func numberSetterOf(t reflect.Type) setFunc {
+	bits := t.Bits()
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if bits == 32 {
+			return numberSetter[float32](strconv.ParseFloat, bits)
+		}
+		return numberSetter[float64](strconv.ParseFloat, bits)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return sizedSetter[uint8, uint16, uint32, uint64](func(s string, bits int) (uint64, error) { return strconv.ParseUint(s, 10, bits) }, bits)
+	}
+	return sizedSetter[int8, int16, int32, int64](func(s string, bits int) (int64, error) { return strconv.ParseInt(s, 10, bits) }, bits)
+}
+
+// sizedSetter is the numberSetter of the integer type of that many bits.
+func sizedSetter[T8, T16, T32, T64 integer, N int64 | uint64](parse func(string, int) (N, error), bits int) setFunc {
+	switch bits {
+	case 8:
+		return numberSetter[T8](parse, bits)
+	case 16:
+		return numberSetter[T16](parse, bits)
+	case 32:
+		return numberSetter[T32](parse, bits)
+	}
+	return numberSetter[T64](parse, bits)
+}
+
+type integer interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
+}
+
+// numberSetter sets a number of type T (or of a type of T's kind and
+// size) to what parse reads from a JSON number in bits bits.
+func numberSetter[T integer | float32 | float64, N int64 | uint64 | float64](parse func(string, int) (N, error), bits int) setFunc {
+	return func(p unsafe.Pointer, tok []byte) bool {
+		if !isNumber(tok) {
+			return false
+		}
+		n, err := parse(string(tok), bits)
+		if err != nil {
+			return false
+		}
+		*(*T)(p) = T(n)
+		return true
+	}
 }
 
 // decode decodes data into the struct at p and reports whether it could;

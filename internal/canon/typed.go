@@ -164,9 +164,9 @@ func buildTyped(t reflect.Type, html bool) typedFunc {
 			return strconv.AppendBool(dst, *(*bool)(p)), true
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return intFunc(t.Size())
+		return integerFunc[int8, int16, int32, int64](t.Size())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return uintFunc(t.Size())
+		return integerFunc[uint8, uint16, uint32, uint64](t.Size())
 	case reflect.Float32:
 		return func(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
 			return appendFloat(dst, float64(*(*float32)(p)), 32)
@@ -256,38 +256,30 @@ func appendList(dst []byte, elem *typedEncoder, base unsafe.Pointer, n int, size
 	return append(dst, ']'), true
 }
 
-func intFunc(size uintptr) typedFunc {
-	return func(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
-		var n int64
-		switch size {
-		case 1:
-			n = int64(*(*int8)(p))
-		case 2:
-			n = int64(*(*int16)(p))
-		case 4:
-			n = int64(*(*int32)(p))
-		default:
-			n = *(*int64)(p)
-		}
-		return strconv.AppendInt(dst, n, 10), true
+// integerFunc returns the typedFunc of an integer of that size, of type
+// T8, T16, T32 or T64.
+func integerFunc[T8, T16, T32, T64 integer](size uintptr) typedFunc {
+	switch size {
+	case 1:
+		return appendInteger[T8]
+	case 2:
+		return appendInteger[T16]
+	case 4:
+		return appendInteger[T32]
 	}
+	return appendInteger[T64]
 }
 
-func uintFunc(size uintptr) typedFunc {
-	return func(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
-		var n uint64
-		switch size {
-		case 1:
-			n = uint64(*(*uint8)(p))
-		case 2:
-			n = uint64(*(*uint16)(p))
-		case 4:
-			n = uint64(*(*uint32)(p))
-		default:
-			n = *(*uint64)(p)
-		}
-		return strconv.AppendUint(dst, n, 10), true
+type integer interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64
+}
+
+func appendInteger[T integer](dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
+	v := *(*T)(p)
+	if v < 0 {
+		return strconv.AppendInt(dst, int64(v), 10), true
 	}
+	return strconv.AppendUint(dst, uint64(v), 10), true
 }
 
 // appendFloat writes f as encoding/json does; false for NaN and infinities.
@@ -394,72 +386,38 @@ func appendRawHTML(dst []byte, p unsafe.Pointer, _ int) ([]byte, bool) {
 
 // appendStringHTML writes s as json.Marshal does: HTML characters, U+2028,
 // U+2029 and each byte that is not valid UTF-8 escaped.
-func appendStringHTML(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		b := s[i]
-		if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' && b < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if b < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				dst = append(dst, '\\', b)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		if c == '\u2028' || c == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
+func appendStringHTML(dst []byte, s string) []byte { return appendStringAs(dst, s, true) }
 
 // appendString writes s as encoding/json writes it without HTML escaping,
 // then as Compact leaves it: U+2028 and U+2029 as themselves and each
 // byte that is not valid UTF-8 as U+FFFD.
-func appendString(dst []byte, s string) []byte {
+func appendString(dst []byte, s string) []byte { return appendStringAs(dst, s, false) }
+
+// plainASCII and plainASCIIHTML mark the ASCII bytes a string holds as
+// themselves, without and with HTML escaping.
+var plainASCII, plainASCIIHTML = func() (plain, html [utf8.RuneSelf]bool) {
+	for b := range utf8.RuneSelf {
+		plain[b] = b >= 0x20 && b != '"' && b != '\\'
+		html[b] = plain[b] && b != '<' && b != '>' && b != '&'
+	}
+	return plain, html
+}()
+
+func appendStringAs(dst []byte, s string, html bool) []byte {
+	const hex = "0123456789abcdef"
+	plain := &plainASCII
+	if html {
+		plain = &plainASCIIHTML
+	}
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
-		if b >= 0x20 && b != '"' && b != '\\' && b < utf8.RuneSelf {
-			i++
-			continue
-		}
 		if b < utf8.RuneSelf {
+			if plain[b] {
+				i++
+				continue
+			}
 			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':
@@ -475,7 +433,6 @@ func appendString(dst []byte, s string) []byte {
 			case '\t':
 				dst = append(dst, '\\', 't')
 			default:
-				const hex = "0123456789abcdef"
 				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 			}
 			i++
@@ -483,14 +440,23 @@ func appendString(dst []byte, s string) []byte {
 			continue
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
-		if c == utf8.RuneError && size == 1 {
+		switch {
+		case c == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i++
-			start = i
+			if html {
+				dst = append(dst, `\ufffd`...)
+			} else {
+				dst = append(dst, "\uFFFD"...)
+			}
+		case html && (c == '\u2028' || c == '\u2029'):
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
+		default:
+			i += size
 			continue
 		}
 		i += size
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
