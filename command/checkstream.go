@@ -116,3 +116,29 @@ func checkJUnit(c *cli.Context, store *baseline.Store, selected *oracle.Selected
 	}
 	return exitWith(code)
 }
+
+// checkHTML prints the HTML page, whose table rows and case details wait in
+// two spools until the counts are known.
+func checkHTML(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	rows, details := newSpool(), newSpool()
+	defer rows.close()
+	defer details.close()
+	h := render.NewHTMLStream(rows, details, reportCommands(c))
+	h.Rewrite = func(s string) string { return named(c, s) }
+	rep, code, err := checkEach(c, store, selected, sel, opts, h.Add)
+	if err != nil {
+		return err
+	}
+	r, err := rows.reader()
+	if err != nil {
+		return err
+	}
+	d, err := details.reader()
+	if err != nil {
+		return err
+	}
+	if err := h.Finish(c.App.Writer, rep, r, d); err != nil {
+		return err
+	}
+	return exitWith(code)
+}
