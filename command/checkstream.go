@@ -14,10 +14,10 @@ import (
 // A check report is written from the cases as they end, keeping of each
 // only what its format shows, so that a check of any number of cases holds
 // no whole report: the text and Markdown reports keep the cases that need
-// attention (every case with --verbose for text), the JSON and JUnit
+// attention (every case with --verbose for text), the JSON, JUnit and HTML
 // reports spool what they write of each case (checkjson.go,
-// render.JUnitStream). Their output is writeReport's, byte for byte. The
-// HTML report, --report-dir and --pending take the whole report
+// render.JUnitStream, render.HTMLStream). Their output is writeReport's,
+// byte for byte. --report-dir and --pending take the whole report
 // (oracle.Check).
 
 // checkEach checks the selected cases and hands each case's report to
