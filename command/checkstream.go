@@ -14,10 +14,10 @@ import (
 // A check report is written from the cases as they end, keeping of each
 // only what its format shows, so that a check of any number of cases holds
 // no whole report: the text and Markdown reports keep the cases that need
-// attention (every case with --verbose for text), the JSON and JUnit
+// attention (every case with --verbose for text), the JSON, JUnit and HTML
 // reports spool what they write of each case (checkjson.go,
-// render.JUnitStream). Their output is writeReport's, byte for byte. The
-// HTML report, --report-dir and --pending take the whole report
+// render.JUnitStream, render.HTMLStream). Their output is writeReport's,
+// byte for byte. --report-dir and --pending take the whole report
 // (oracle.Check).
 
 // checkEach checks the selected cases and hands each case's report to
@@ -112,6 +112,32 @@ func checkJUnit(c *cli.Context, store *baseline.Store, selected *oracle.Selected
 		return err
 	}
 	if err := j.Finish(c.App.Writer, elements); err != nil {
+		return err
+	}
+	return exitWith(code)
+}
+
+// checkHTML prints the HTML page, whose table rows and case details wait in
+// two spools until the counts are known.
+func checkHTML(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
+	rows, details := newSpool(), newSpool()
+	defer rows.close()
+	defer details.close()
+	h := render.NewHTMLStream(rows, details, reportCommands(c))
+	h.Rewrite = func(s string) string { return named(c, s) }
+	rep, code, err := checkEach(c, store, selected, sel, opts, h.Add)
+	if err != nil {
+		return err
+	}
+	r, err := rows.reader()
+	if err != nil {
+		return err
+	}
+	d, err := details.reader()
+	if err != nil {
+		return err
+	}
+	if err := h.Finish(c.App.Writer, rep, r, d); err != nil {
 		return err
 	}
 	return exitWith(code)

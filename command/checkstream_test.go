@@ -13,10 +13,10 @@ import (
 	"github.com/agent-oracle/oracle/fixtures"
 )
 
-// TestStreamedJUnitNamesTheBinary: the JUnit report written from the cases
-// as they end names this binary's commands, as the whole report does; the
-// two differ only in the cases' times.
-func TestStreamedJUnitNamesTheBinary(t *testing.T) {
+// TestStreamedReportsNameTheBinary: the JUnit and HTML reports written
+// from the cases as they end name this binary's commands, as the whole
+// report does; the two differ only in the JUnit cases' times.
+func TestStreamedReportsNameTheBinary(t *testing.T) {
 	dir := t.TempDir()
 	run := func(args ...string) string {
 		t.Helper()
@@ -31,19 +31,21 @@ func TestStreamedJUnitNamesTheBinary(t *testing.T) {
 	if err := os.WriteFile(result, []byte("{\"reward\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sel := []string{"check", "--format", "junit", "--env", "crm", "--task", "TASK-00[234]"}
-	streamed := run(sel...)
-	whole := run(append(sel, "--report-dir", filepath.Join(dir, "rd"))...)
 	times := regexp.MustCompile(` time="[0-9.]+"`)
-	if a, b := times.ReplaceAllString(streamed, ""), times.ReplaceAllString(whole, ""); a != b {
-		t.Errorf("streamed:\n%s\nwhole:\n%s", a, b)
-	}
-	for _, want := range []string{`<testsuites name="mybin check"`, "run mybin record to freeze it", "or run mybin record to write it again"} {
-		if !strings.Contains(streamed, want) {
-			t.Errorf("the report lacks %q:\n%s", want, streamed)
+	for _, format := range []string{"junit", "html"} {
+		sel := []string{"check", "--format", format, "--env", "crm", "--task", "TASK-00[234]"}
+		streamed := run(sel...)
+		whole := run(append(sel, "--report-dir", filepath.Join(dir, "rd-"+format))...)
+		if a, b := times.ReplaceAllString(streamed, ""), times.ReplaceAllString(whole, ""); a != b {
+			t.Errorf("%s streamed:\n%s\nwhole:\n%s", format, a, b)
 		}
-	}
-	if strings.Contains(streamed, "oracle record") {
-		t.Errorf("the report names oracle's commands:\n%s", streamed)
+		for _, want := range []string{"run mybin record to freeze it", "or run mybin record to write it again"} {
+			if !strings.Contains(streamed, want) {
+				t.Errorf("the %s report lacks %q:\n%s", format, want, streamed)
+			}
+		}
+		if strings.Contains(streamed, "oracle record") {
+			t.Errorf("the %s report names oracle's commands:\n%s", format, streamed)
+		}
 	}
 }

@@ -182,6 +182,8 @@ func checkCommand(envs Environments) *cli.Command {
 						return checkMarkdown(c, store, selected, sel, opts)
 					case "junit":
 						return checkJUnit(c, store, selected, sel, opts)
+					case "html":
+						return checkHTML(c, store, selected, sel, opts)
 					}
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
@@ -16,6 +17,79 @@ import (
 // its diff with the changed words highlighted, its checks with their labels
 // and verdicts, and the tool errors of its fresh run.
 func HTML(w io.Writer, r *oracle.Report, cmds Commands) error {
+	var rows, details bytes.Buffer
+	h := NewHTMLStream(&rows, &details, cmds)
+	for _, c := range r.Cases {
+		if err := h.Add(c); err != nil {
+			return err
+		}
+	}
+	return h.Finish(w, r, &rows, &details)
+}
+
+// HTMLStream writes the HTML report from its cases one at a time, so that a
+// report of any number of cases is not held: Add writes each case's row of
+// the table to one spool and its details to another as the case comes, and
+// Finish, once the counts are known, writes the page with the rows and
+// details read back. The output is the same as HTML's.
+type HTMLStream struct {
+	// Rewrite, when set, rewrites each part of the page before it is
+	// written (the command names the commands a report suggests by the
+	// binary's name).
+	Rewrite       func(string) string
+	rows, details io.Writer
+	cmds          Commands
+	n             int
+	buf           bytes.Buffer
+}
+
+// NewHTMLStream starts an HTML report whose rows go to rows and details to
+// details.
+func NewHTMLStream(rows, details io.Writer, cmds Commands) *HTMLStream {
+	return &HTMLStream{rows: rows, details: details, cmds: cmds}
+}
+
+// Add writes the row and the details of c.
+func (h *HTMLStream) Add(c *oracle.CaseReport) error {
+	h.n++
+	hc := htmlCase{ID: fmt.Sprintf("case-%d", h.n), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
+		Note: caseNote(c, h.cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
+	if c.Status != oracle.StatusUnchanged {
+		hc.Detail = true
+		for _, f := range filesOf(c) {
+			hc.Files = append(hc.Files, htmlFileOf(f))
+		}
+		hc.Checks = c.Checks
+		hc.ToolErrors, hc.OldToolErrors = c.ToolErrors, c.OldToolErrors
+		hc.NewToolErrors = c.NewToolErrors
+		if len(c.GoneToolErrors) > 0 {
+			hc.GoneToolErrors = goneList(c.GoneToolErrors)
+		}
+	}
+	if err := h.part(h.rows, "row", hc); err != nil {
+		return err
+	}
+	return h.part(h.details, "detail", hc)
+}
+
+// part writes the template name of the page for data to w.
+func (h *HTMLStream) part(w io.Writer, name string, data any) error {
+	h.buf.Reset()
+	if err := htmlPage.ExecuteTemplate(&h.buf, name, data); err != nil {
+		return fmt.Errorf("html report: %w", err)
+	}
+	text := h.buf.Bytes()
+	if h.Rewrite != nil {
+		text = []byte(h.Rewrite(string(text)))
+	}
+	_, err := w.Write(text)
+	return err
+}
+
+// Finish writes the page of r (whose cases are those added) to w, reading
+// the rows and the details Add wrote from their spools, each read from its
+// start.
+func (h *HTMLStream) Finish(w io.Writer, r *oracle.Report, rows, details io.Reader) error {
 	v := htmlView{Summary: SummaryLine(r)}
 	s := r.Summary
 	v.Counts = []htmlCount{
@@ -23,27 +97,19 @@ func HTML(w io.Writer, r *oracle.Report, cmds Commands) error {
 		{"nondeterministic", s.Nondeterministic}, {"error", s.Error},
 	}
 	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
-	for i, c := range r.Cases {
-		hc := htmlCase{ID: fmt.Sprintf("case-%d", i+1), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
-			Note: caseNote(c, cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
-		if c.Status != oracle.StatusUnchanged {
-			hc.Detail = true
-			for _, f := range filesOf(c) {
-				hc.Files = append(hc.Files, htmlFileOf(f))
-			}
-			hc.Checks = c.Checks
-			hc.ToolErrors, hc.OldToolErrors = c.ToolErrors, c.OldToolErrors
-			hc.NewToolErrors = c.NewToolErrors
-			if len(c.GoneToolErrors) > 0 {
-				hc.GoneToolErrors = goneList(c.GoneToolErrors)
-			}
-		}
-		v.Cases = append(v.Cases, hc)
+	if err := h.part(w, "head", v); err != nil {
+		return err
 	}
-	if err := htmlPage.Execute(w, v); err != nil {
-		return fmt.Errorf("html report: %w", err)
+	if _, err := io.Copy(w, rows); err != nil {
+		return err
 	}
-	return nil
+	if err := h.part(w, "mid", v); err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, details); err != nil {
+		return err
+	}
+	return h.part(w, "foot", v)
 }
 
 func verdictText(c *oracle.CaseReport) string {
@@ -161,7 +227,8 @@ func htmlFileOf(f *oracle.FileDiff) htmlFile {
 	return hf
 }
 
-var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
+// htmlFuncs are the functions of the page's template.
+var htmlFuncs = template.FuncMap{
 	"passed": func(b *bool) string {
 		switch {
 		case b == nil:
@@ -172,7 +239,12 @@ var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
 		return "failed"
 	},
 	"lower": strings.ToLower,
-}).Parse(`<!DOCTYPE html>
+}
+
+// htmlPage is the page in parts: head (to the table's body), a row of the
+// table for each case, mid, the details of each case that needs attention,
+// and foot.
+var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`{{define "head"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -220,16 +292,16 @@ del { text-decoration: line-through; } ins { text-decoration: none; font-weight:
 <table id="cases">
 <thead><tr><th>case</th><th>status</th><th>verdict</th><th>reward</th><th>note</th></tr></thead>
 <tbody>
-{{range .Cases}}<tr class="case" data-status="{{.Status}}">
+{{end}}{{define "row"}}<tr class="case" data-status="{{.Status}}">
 <td><code>{{if .Detail}}<a href="#{{.ID}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</code></td>
 <td class="status-{{.Status}}">{{.Status}}</td>
 <td{{if .Label}} class="label-{{.Label}}"{{end}}>{{.Verdict}}</td>
 <td>{{.Reward}}</td>
 <td class="note">{{.Note}}</td>
 </tr>
-{{end}}</tbody>
+{{end}}{{define "mid"}}</tbody>
 </table>
-{{range .Cases}}{{if .Detail}}
+{{end}}{{define "detail"}}{{if .Detail}}
 <section class="case-detail" id="{{.ID}}" data-status="{{.Status}}">
 <h2><code>{{.Name}}</code> <span class="status-{{.Status}}">{{.Status}}</span></h2>
 {{if .Note}}<p class="note{{if .Label}} label-{{.Label}}{{end}}">{{.Note}}</p>{{end}}
@@ -254,7 +326,7 @@ del { text-decoration: line-through; } ins { text-decoration: none; font-weight:
 {{range .ToolErrors}}<tr><td><code>{{.Tool}}</code></td><td><code>{{.Code}}</code></td><td>{{.Message}}</td></tr>
 {{end}}</tbody></table>
 {{end}}</section>
-{{end}}{{end}}
+{{end}}{{end}}{{define "foot"}}
 <script>
 (function () {
   var buttons = document.querySelectorAll('#filters button');
@@ -271,4 +343,4 @@ del { text-decoration: line-through; } ins { text-decoration: none; font-weight:
 </script>
 </body>
 </html>
-`))
+{{end}}`))
