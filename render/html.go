@@ -52,8 +52,17 @@ func NewHTMLStream(rows, details io.Writer, cmds Commands) *HTMLStream {
 // Add writes the row and the details of c.
 func (h *HTMLStream) Add(c *oracle.CaseReport) error {
 	h.n++
-	hc := htmlCase{ID: fmt.Sprintf("case-%d", h.n), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
-		Note: caseNote(c, h.cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
+	hc := htmlCaseOf(h.n, c, h.cmds)
+	if err := h.part(h.rows, "row", hc); err != nil {
+		return err
+	}
+	return h.part(h.details, "detail", hc)
+}
+
+// htmlCaseOf is what the page shows of c, the n-th case.
+func htmlCaseOf(n int, c *oracle.CaseReport, cmds Commands) htmlCase {
+	hc := htmlCase{ID: fmt.Sprintf("case-%d", n), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
+		Note: caseNote(c, cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
 	if c.Status != oracle.StatusUnchanged {
 		hc.Detail = true
 		for _, f := range filesOf(c) {
@@ -66,10 +75,20 @@ func (h *HTMLStream) Add(c *oracle.CaseReport) error {
 			hc.GoneToolErrors = goneList(c.GoneToolErrors)
 		}
 	}
-	if err := h.part(h.rows, "row", hc); err != nil {
-		return err
+	return hc
+}
+
+// htmlViewOf is what the page shows of r but its cases: the summary and
+// the counts.
+func htmlViewOf(r *oracle.Report) htmlView {
+	v := htmlView{Summary: SummaryLine(r)}
+	s := r.Summary
+	v.Counts = []htmlCount{
+		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
+		{"nondeterministic", s.Nondeterministic}, {"error", s.Error},
 	}
-	return h.part(h.details, "detail", hc)
+	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
+	return v
 }
 
 // part writes the template name of the page for data to w.
@@ -90,13 +109,7 @@ func (h *HTMLStream) part(w io.Writer, name string, data any) error {
 // the rows and the details Add wrote from their spools, each read from its
 // start.
 func (h *HTMLStream) Finish(w io.Writer, r *oracle.Report, rows, details io.Reader) error {
-	v := htmlView{Summary: SummaryLine(r)}
-	s := r.Summary
-	v.Counts = []htmlCount{
-		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
-		{"nondeterministic", s.Nondeterministic}, {"error", s.Error},
-	}
-	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
+	v := htmlViewOf(r)
 	if err := h.part(w, "head", v); err != nil {
 		return err
 	}

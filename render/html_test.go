@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"html/template"
 	"os"
 	"os/exec"
@@ -175,109 +174,11 @@ func TestHTMLInABrowser(t *testing.T) {
 	t.Logf("screenshot: %s (%d bytes)", shotPath, len(shot))
 }
 
-// htmlWhole is the page as one template, as HTML wrote it from the whole
-// report before it wrote its cases one at a time: HTML must write it byte
-// for byte.
-var htmlWhole = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>oracle check: {{.Summary}}</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em; color: #1f2328; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h3 { font-size: 1em; margin: 1em 0 .3em; }
-code, .value, .path { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
-table { border-collapse: collapse; margin: .4em 0; } td, th { border: 1px solid #d0d7de; padding: .25em .6em; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; }
-#counts { display: flex; gap: 1em; list-style: none; padding: 0; }
-#counts li { border: 1px solid #d0d7de; border-radius: 6px; padding: .4em .8em; }
-#counts .count { font-weight: bold; font-size: 1.3em; display: block; }
-#filters button { margin-right: .4em; padding: .3em .8em; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; cursor: pointer; }
-#filters button.active { background: #0969da; color: #fff; border-color: #0969da; }
-.status-changed, .status-error, .status-nondeterministic { color: #cf222e; font-weight: bold; }
-.status-missing, .status-obsolete { color: #9a6700; font-weight: bold; }
-.status-unchanged { color: #1a7f37; }
-.label-regression { color: #cf222e; font-weight: bold; } .label-improvement { color: #1a7f37; font-weight: bold; }
-.value { white-space: pre-wrap; word-break: break-word; }
-del, .old { background: #ffebe9; color: #82071e; } ins, .new { background: #dafbe1; color: #116329; }
-del { text-decoration: line-through; } ins { text-decoration: none; font-weight: bold; }
-.elided { color: #8c959f; } .member td { background: #f6f8fa; font-weight: bold; } .note { color: #57606a; }
-.failed { color: #cf222e; } .passed { color: #1a7f37; }
-[hidden] { display: none !important; }
-</style>
-</head>
-<body>
-<h1>oracle check</h1>
-<p id="summary">{{.Summary}}</p>
-<ul id="counts">
-<li><span class="count" id="count-total">{{.Total}}</span>cases</li>
-{{range .Counts}}<li class="status-{{.Status}}"><span class="count" id="count-{{.Status}}">{{.N}}</span>{{.Status}}</li>
-{{end}}<li><span class="count" id="count-regressions">{{.Regressions}}</span>regressions</li>
-<li><span class="count" id="count-improvements">{{.Improvements}}</span>improvements</li>
-<li><span class="count" id="count-violations">{{.Violations}}</span>violations</li>
-</ul>
-<div id="filters">
-<button type="button" data-filter="attention" class="active">needs attention</button>
-<button type="button" data-filter="all">all</button>
-{{range .Counts}}{{if .N}}<button type="button" data-filter="{{.Status}}">{{.Status}} ({{.N}})</button>
-{{end}}{{end}}</div>
-<table id="cases">
-<thead><tr><th>case</th><th>status</th><th>verdict</th><th>reward</th><th>note</th></tr></thead>
-<tbody>
-{{range .Cases}}<tr class="case" data-status="{{.Status}}">
-<td><code>{{if .Detail}}<a href="#{{.ID}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</code></td>
-<td class="status-{{.Status}}">{{.Status}}</td>
-<td{{if .Label}} class="label-{{.Label}}"{{end}}>{{.Verdict}}</td>
-<td>{{.Reward}}</td>
-<td class="note">{{.Note}}</td>
-</tr>
-{{end}}</tbody>
-</table>
-{{range .Cases}}{{if .Detail}}
-<section class="case-detail" id="{{.ID}}" data-status="{{.Status}}">
-<h2><code>{{.Name}}</code> <span class="status-{{.Status}}">{{.Status}}</span></h2>
-{{if .Note}}<p class="note{{if .Label}} label-{{.Label}}{{end}}">{{.Note}}</p>{{end}}
-{{range .Files}}<h3><code>{{.Name}}</code>{{if ne .State "changed"}} ({{.State}}){{end}}</h3>
-{{if .Error}}<p class="note">{{.Error}}</p>{{end}}
-{{if .Rows}}<table class="diff">
-{{range .Rows}}{{if .Member}}<tr class="member"><td colspan="3">{{.Where}}</td><td class="note">{{.Note}}</td></tr>
-{{else}}<tr><td>{{.Sign}}</td><td class="path">{{.Where}}</td><td>{{if .About}}check “{{.About}}”{{end}}{{if .Note}}<span class="note">{{.Note}}</span>{{end}}</td><td class="value">{{range .Segs}}{{if eq .Class "del"}}<del>{{.Text}}</del>{{else if eq .Class "ins"}}<ins>{{.Text}}</ins>{{else if .Class}}<span class="{{.Class}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}</td></tr>
-{{end}}{{end}}</table>
-{{end}}{{range .Invisible}}<p class="invisible">invisible difference: {{.}}</p>
-{{end}}{{end}}{{if .Checks}}<h3>checks</h3>
-<table class="checks"><thead><tr><th>check</th><th>kind</th><th>baseline</th><th>now</th></tr></thead><tbody>
-{{range .Checks}}<tr><td>{{.Label}}</td><td>{{.Kind}}</td><td class="{{passed .Was}}">{{passed .Was}}</td><td class="{{passed .Now}}">{{passed .Now}}</td></tr>
-{{end}}</tbody></table>
-{{end}}{{if .NewToolErrors}}<h3>new tool errors: {{len .NewToolErrors}} (calls.json against the baseline's)</h3>
-<table class="tool-errors"><thead><tr><th>call</th><th>tool</th><th>code</th><th>message</th></tr></thead><tbody>
-{{range .NewToolErrors}}<tr><td>#{{.Call}}</td><td><code>{{.Tool}}</code></td><td><code>{{.Code}}</code></td><td>{{.Message}}</td></tr>
-{{end}}</tbody></table>
-{{end}}{{if .GoneToolErrors}}<p class="tool-errors-gone">tool errors gone: {{.GoneToolErrors}}</p>
-{{end}}{{if .ToolErrors}}<h3>tool errors of this run: {{len .ToolErrors}} (the baseline's run had {{.OldToolErrors}}; no calls.json is compared for this case, so which are new is not known)</h3>
-<table class="tool-errors"><thead><tr><th>tool</th><th>code</th><th>message</th></tr></thead><tbody>
-{{range .ToolErrors}}<tr><td><code>{{.Tool}}</code></td><td><code>{{.Code}}</code></td><td>{{.Message}}</td></tr>
-{{end}}</tbody></table>
-{{end}}</section>
-{{end}}{{end}}
-<script>
-(function () {
-  var buttons = document.querySelectorAll('#filters button');
-  function show(filter) {
-    document.querySelectorAll('[data-status]').forEach(function (el) {
-      var s = el.getAttribute('data-status');
-      el.hidden = !(filter === 'all' || s === filter || (filter === 'attention' && s !== 'unchanged'));
-    });
-    buttons.forEach(function (b) { b.classList.toggle('active', b.getAttribute('data-filter') === filter); });
-  }
-  buttons.forEach(function (b) { b.addEventListener('click', function () { show(b.getAttribute('data-filter')); }); });
-  show('attention');
-})();
-</script>
-</body>
-</html>
-`))
+// htmlWhole is the page's parts executed as one template, over the whole
+// report: what HTML wrote before it wrote its cases one at a time (the
+// parts were cut from that template unchanged).
+var htmlWhole = template.Must(template.Must(htmlPage.Clone()).New("whole").Parse(
+	`{{template "head" .}}{{range .Cases}}{{template "row" .}}{{end}}{{template "mid" .}}{{range .Cases}}{{template "detail" .}}{{end}}{{template "foot" .}}`))
 
 // TestHTMLWritesWhatTheWholePageWrites: HTML (which writes the page in
 // parts through HTMLStream) writes what the page executed whole writes,
@@ -324,29 +225,9 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 
 // htmlWholePage is HTML as it was before it wrote its cases one at a time.
 func htmlWholePage(r *oracle.Report, cmds Commands) (string, error) {
-	v := htmlView{Summary: SummaryLine(r)}
-	s := r.Summary
-	v.Counts = []htmlCount{
-		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
-		{"nondeterministic", s.Nondeterministic}, {"error", s.Error},
-	}
-	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
+	v := htmlViewOf(r)
 	for i, c := range r.Cases {
-		hc := htmlCase{ID: fmt.Sprintf("case-%d", i+1), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
-			Note: caseNote(c, cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
-		if c.Status != oracle.StatusUnchanged {
-			hc.Detail = true
-			for _, f := range filesOf(c) {
-				hc.Files = append(hc.Files, htmlFileOf(f))
-			}
-			hc.Checks = c.Checks
-			hc.ToolErrors, hc.OldToolErrors = c.ToolErrors, c.OldToolErrors
-			hc.NewToolErrors = c.NewToolErrors
-			if len(c.GoneToolErrors) > 0 {
-				hc.GoneToolErrors = goneList(c.GoneToolErrors)
-			}
-		}
-		v.Cases = append(v.Cases, hc)
+		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, cmds))
 	}
 	var buf bytes.Buffer
 	err := htmlWhole.Execute(&buf, v)

@@ -95,26 +95,11 @@ func (j *JUnitStream) Add(c *oracle.CaseReport) error {
 		n++
 	}
 	s := &j.suites[n-1]
-	tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
-	if c.Elapsed > 0 {
-		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
-	}
-	switch c.Status {
-	case oracle.StatusUnchanged:
-	case oracle.StatusError:
-		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+	tc := junitCaseOf(c, j.cmds)
+	switch {
+	case tc.Error != nil:
 		s.errors++
-	default:
-		msg := string(c.Status)
-		if note := caseNote(c, j.cmds); note != "" {
-			msg += ": " + note
-		}
-		var body bytes.Buffer
-		writeCase(&body, Colors{}, c, 1000, j.cmds)
-		// The message says what the case's summary line says: the body
-		// starts with the diff.
-		_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
-		tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+	case tc.Failure != nil:
 		s.failures++
 	}
 	s.tests++
@@ -137,6 +122,32 @@ func (j *JUnitStream) Add(c *oracle.CaseReport) error {
 	s.size += int64(len(element))
 	_, err := j.spool.Write(element)
 	return err
+}
+
+// junitCaseOf is the test case of c: changed, missing, obsolete and
+// nondeterministic cases are failures, errors are errors.
+func junitCaseOf(c *oracle.CaseReport, cmds Commands) junitCase {
+	tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+	if c.Elapsed > 0 {
+		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
+	}
+	switch c.Status {
+	case oracle.StatusUnchanged:
+	case oracle.StatusError:
+		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+	default:
+		msg := string(c.Status)
+		if note := caseNote(c, cmds); note != "" {
+			msg += ": " + note
+		}
+		var body bytes.Buffer
+		writeCase(&body, Colors{}, c, 1000, cmds)
+		// The message says what the case's summary line says: the body
+		// starts with the diff.
+		_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
+		tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+	}
+	return tc
 }
 
 // junitCaseIndent is the indentation of a test case element: two levels.

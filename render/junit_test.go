@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -65,9 +64,9 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 	}
 }
 
-// The whole document as encoding/xml writes it from one value: what JUnit
-// wrote before it streamed its cases, which JUnit and JUnitStream must
-// write byte for byte.
+// The whole document as encoding/xml writes it from one value, its test
+// cases made as JUnitStream makes them: what JUnit wrote before it
+// streamed its cases, which JUnit and JUnitStream must write byte for byte.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -96,24 +95,11 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
 		}
 		s := &out.Suites[i]
-		tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
-		if c.Elapsed > 0 {
-			tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
-		}
-		switch c.Status {
-		case oracle.StatusUnchanged:
-		case oracle.StatusError:
-			tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+		tc := junitCaseOf(c, cmds)
+		switch {
+		case tc.Error != nil:
 			s.Errors++
-		default:
-			msg := string(c.Status)
-			if note := caseNote(c, cmds); note != "" {
-				msg += ": " + note
-			}
-			var body bytes.Buffer
-			writeCase(&body, Colors{}, c, 1000, cmds)
-			_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
-			tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+		case tc.Failure != nil:
 			s.Failures++
 		}
 		s.Tests++
