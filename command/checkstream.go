@@ -20,6 +20,12 @@ import (
 // byte for byte. --report-dir and --pending take the whole report
 // (oracle.Check).
 
+// streamedReports write the check report of each format from the cases as
+// they end.
+var streamedReports = map[string]func(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error{
+	"text": checkText, "markdown": checkMarkdown, "json": checkJSON, "junit": checkJUnit, "html": checkHTML,
+}
+
 // checkEach checks the selected cases and hands each case's report to
 // keep, in key order. It prints the errors of the cases that failed to
 // run, and returns the report without its cases (the summary is whole)

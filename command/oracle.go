@@ -172,19 +172,8 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if !c.IsSet("report-dir") && !c.Bool("pending") {
-					switch format {
-					case "text":
-						return checkText(c, store, selected, sel, opts)
-					case "json":
-						return checkJSON(c, store, selected, sel, opts)
-					case "markdown":
-						return checkMarkdown(c, store, selected, sel, opts)
-					case "junit":
-						return checkJUnit(c, store, selected, sel, opts)
-					case "html":
-						return checkHTML(c, store, selected, sel, opts)
-					}
+				if write, ok := streamedReports[format]; ok && !c.IsSet("report-dir") && !c.Bool("pending") {
+					return write(c, store, selected, sel, opts)
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
 					return err
