@@ -17,8 +17,8 @@ import (
 // attention (every case with --verbose for text), the JSON, JUnit and HTML
 // reports spool what they write of each case (checkjson.go,
 // render.JUnitStream, render.HTMLStream). Their output is writeReport's,
-// byte for byte. --report-dir and --pending take the whole report
-// (oracle.Check).
+// byte for byte; --pending keeps each case's fresh artifacts as the case
+// comes. --report-dir takes the whole report (oracle.Check).
 
 // streamedReports write the check report of each format from the cases as
 // they end.
@@ -27,16 +27,29 @@ var streamedReports = map[string]func(c *cli.Context, store *baseline.Store, sel
 }
 
 // checkEach checks the selected cases and hands each case's report to
-// keep, in key order. It prints the errors of the cases that failed to
-// run, and returns the report without its cases (the summary is whole)
-// and the exit code the cases give.
+// keep, in key order; with --pending it keeps each case's fresh artifacts
+// in .silo/pending as it comes. It prints the errors of the cases that
+// failed to run, and returns the report without its cases (the summary is
+// whole) and the exit code the cases give.
 func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, keep func(cr *oracle.CaseReport) error) (*oracle.Report, int, error) {
+	var pending *pendingWriter
+	if c.Bool("pending") {
+		var err error
+		if pending, err = newPendingWriter(c); err != nil {
+			return nil, 0, err
+		}
+	}
 	code := ExitOK
 	var errs []string
-	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, _ *oracle.Kept) error {
+	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, kept *oracle.Kept) error {
 		code = max(code, checkExits[cr.Status])
 		if cr.Status == oracle.StatusError {
 			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, named(c, cr.Error)))
+		}
+		if pending != nil {
+			if err := pending.add(cr, kept); err != nil {
+				return err
+			}
 		}
 		return keep(cr)
 	})
@@ -44,6 +57,9 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 		return nil, 0, err
 	}
 	rep.Oracle, rep.Selection.Cases = Version, selected.Total
+	if pending != nil {
+		pending.done()
+	}
 	for _, e := range errs {
 		io.WriteString(c.App.ErrWriter, e)
 	}

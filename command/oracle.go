@@ -172,7 +172,7 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				if write, ok := streamedReports[format]; ok && !c.IsSet("report-dir") && !c.Bool("pending") {
+				if write, ok := streamedReports[format]; ok && !c.IsSet("report-dir") {
 					return write(c, store, selected, sel, opts)
 				}
 				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {

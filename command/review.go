@@ -19,37 +19,64 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// writePending keeps the fresh artifacts of each checked case that did not
-// match in the project's .silo/pending (a removal for an obsolete one), and
-// drops what was pending for the cases that now match or could not run.
+// writePending keeps in .silo/pending what a whole check result holds, as
+// a pendingWriter does case by case.
 func writePending(c *cli.Context, res *oracle.CheckResult) error {
-	dir, err := project(c)
+	w, err := newPendingWriter(c)
 	if err != nil {
 		return err
 	}
-	p := baseline.OpenPending(dir)
-	n := 0
 	for _, cr := range res.Report.Cases {
-		k := cr.Key()
-		e, fresh := res.Fresh[k]
-		switch {
-		case (cr.Status == oracle.StatusChanged || cr.Status == oracle.StatusMissing) && fresh:
-			err = p.Write(k, e)
-			n++
-		case cr.Status == oracle.StatusObsolete:
-			err = p.MarkObsolete(k)
-			n++
-		default:
-			err = p.Remove(k)
+		var kept *oracle.Kept
+		if e, ok := res.Fresh[cr.Key()]; ok {
+			kept = &oracle.Kept{Entry: e}
 		}
-		if err != nil {
+		if err := w.add(cr, kept); err != nil {
 			return err
 		}
 	}
-	if n > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "pending: %s in %s; %s review, accept or reject them\n", plural(n, "case"), baseline.PendingDir, c.App.Name)
-	}
+	w.done()
 	return nil
+}
+
+// pendingWriter keeps the fresh artifacts of each checked case that did
+// not match in the project's .silo/pending (a removal for an obsolete one),
+// and drops what was pending for the cases that now match or could not
+// run, case by case as the check hands them on.
+type pendingWriter struct {
+	c *cli.Context
+	p *baseline.Pending
+	n int
+}
+
+func newPendingWriter(c *cli.Context) (*pendingWriter, error) {
+	dir, err := project(c)
+	if err != nil {
+		return nil, err
+	}
+	return &pendingWriter{c: c, p: baseline.OpenPending(dir)}, nil
+}
+
+// add keeps what is pending of the case cr, whose fresh artifacts kept
+// holds when it did not match.
+func (w *pendingWriter) add(cr *oracle.CaseReport, kept *oracle.Kept) error {
+	k := cr.Key()
+	switch {
+	case (cr.Status == oracle.StatusChanged || cr.Status == oracle.StatusMissing) && kept != nil:
+		w.n++
+		return w.p.Write(k, kept.Entry)
+	case cr.Status == oracle.StatusObsolete:
+		w.n++
+		return w.p.MarkObsolete(k)
+	}
+	return w.p.Remove(k)
+}
+
+// done says what is pending.
+func (w *pendingWriter) done() {
+	if w.n > 0 {
+		fmt.Fprintf(w.c.App.ErrWriter, "pending: %s in %s; %s review, accept or reject them\n", plural(w.n, "case"), baseline.PendingDir, w.c.App.Name)
+	}
 }
 
 // pendingSource is where accept takes its artifacts: the project's
