@@ -3,6 +3,7 @@ package oracle
 import (
 	"fmt"
 	"hash/fnv"
+	"iter"
 	"path"
 	"slices"
 	"strconv"
@@ -133,8 +134,6 @@ func StreamCases(envs []env.Environment, sel Selection) (CaseStream, error) {
 	if err := sel.Validate(); err != nil {
 		return CaseStream{}, err
 	}
-	envs = slices.Clone(envs)
-	slices.SortStableFunc(envs, func(a, b env.Environment) int { return strings.Compare(a.Name(), b.Name()) })
 	n := 0
 	for _, e := range envs {
 		tasks, err := e.Tasks()
@@ -149,9 +148,17 @@ func StreamCases(envs []env.Environment, sel Selection) (CaseStream, error) {
 			}
 		}
 	}
-	all := func(yield func(Case) bool) {
+	return CaseStream{Len: n, All: regressionCases(envs, sel)}, nil
+}
+
+// regressionCases yields the regression cases of envs that sel selects, in
+// key order; the caller has loaded each environment's tasks without error.
+func regressionCases(envs []env.Environment, sel Selection) iter.Seq[Case] {
+	envs = slices.Clone(envs)
+	slices.SortStableFunc(envs, func(a, b env.Environment) int { return strings.Compare(a.Name(), b.Name()) })
+	return func(yield func(Case) bool) {
 		for _, e := range envs {
-			tasks, _ := e.Tasks() // loaded once by the environment, checked above
+			tasks, _ := e.Tasks() // loaded once by the environment, checked by the caller
 			byID := func(a, b env.Task) int { return strings.Compare(a.ID, b.ID) }
 			if !slices.IsSortedFunc(tasks, byID) {
 				tasks = slices.Clone(tasks)
@@ -168,7 +175,6 @@ func StreamCases(envs []env.Environment, sel Selection) (CaseStream, error) {
 			}
 		}
 	}
-	return CaseStream{Len: n, All: all}, nil
 }
 
 // SortCases sorts cases by key.

@@ -118,11 +118,7 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 		}
 	}
 	shardTraces := slices.DeleteFunc(picked, func(c Case) bool { return !sel.Shard.Has(c.Key) })
-	shardRegression, err := StreamCases(envs, sel)
-	if err != nil {
-		return nil, err
-	}
-	out.Cases.All = mergeCases(shardRegression.All, shardTraces)
+	out.Cases.All = mergeCases(regressionCases(envs, sel), shardTraces)
 	out.envs = slices.Sorted(maps.Keys(inShard))
 	return out, nil
 }
