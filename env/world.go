@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -38,6 +39,10 @@ type world[S any] struct {
 	abandoned json.RawMessage
 	// job is the call handed to a goroutine, reused (see toolCall)
 	job *toolCall[S]
+	// mu guards inflight and abandoned against Abandon, which may come from
+	// another goroutine while CallHere runs a tool
+	mu       sync.Mutex
+	inflight *toolCall[S] // the call whose tool is running, if any
 }
 
 // boundTool is a tool with its Writes resolved to positions in the
@@ -93,7 +98,70 @@ func (w *world[S]) State() (json.RawMessage, error) {
 // it or for ctx. A tool still running when ctx ends is abandoned: the world
 // keeps the state from before the call (the last consistent one) and is
 // closed to calls.
-func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (out json.RawMessage, err error) {
+func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error) {
+	c, err := w.begin(ctx, name, input)
+	if err != nil {
+		return nil, err
+	}
+	gopool.Go(c.run)
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		select {
+		case <-c.done: // it returned as the context ended: keep its answer
+		default:
+			// the goroutine still holds c: it is never used again, as the
+			// world takes no more calls
+			return nil, w.Abandon()
+		}
+	}
+	return w.end(c)
+}
+
+// CallHere is Call run on the caller's goroutine, which saves handing the
+// call to another one. It returns only when the tool does, whatever ctx: a
+// caller that stops waiting for a call (its rollout is over) gives it up
+// with Abandon, from another goroutine. A tool that ends the goroutine
+// (runtime.Goexit) is abandoned as it does.
+func (w *world[S]) CallHere(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error) {
+	c, err := w.begin(ctx, name, input)
+	if err != nil {
+		return nil, err
+	}
+	returned := false
+	defer func() {
+		if !returned {
+			w.Abandon()
+		}
+	}()
+	c.exec()
+	returned = true
+	return w.end(c)
+}
+
+// Abandon gives up the call in flight, if there is one, as Call does when
+// its context ends: the world keeps the state from before the call, and
+// refuses calls from then on. It returns the call's tool_abandoned error,
+// or nil when no tool was running. It may be called from any goroutine
+// while CallHere runs; the tool's changes, made or still to come, are
+// never read.
+func (w *world[S]) Abandon() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c := w.inflight
+	if c == nil {
+		return nil
+	}
+	w.inflight = nil
+	w.abandoned = w.abandonedState(c.snap)
+	return Errorf("tool_abandoned", "tool %s did not return before the rollout ended (%v); its changes are dropped", c.name, context.Cause(c.ctx))
+}
+
+// begin checks that the world takes the call, takes the snapshot to undo
+// it and makes it the call in flight.
+func (w *world[S]) begin(ctx context.Context, name string, input json.RawMessage) (*toolCall[S], error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.abandoned != nil {
 		return nil, Errorf("world_abandoned", "a tool of this rollout never returned; no more tool calls are accepted")
 	}
@@ -118,22 +186,24 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 		c.run = c.runTool
 		w.job = c
 	}
-	c.ctx, c.tool, c.name, c.input, c.state = ctx, tool, name, input, w.state
-	gopool.Go(c.run)
-	select {
-	case <-c.done:
-	case <-ctx.Done():
-		select {
-		case <-c.done: // it returned as the context ended: keep its answer
-		default:
-			// the goroutine still holds c: it is never used again, as the
-			// world takes no more calls
-			w.abandoned = w.abandonedState(snap)
-			return nil, Errorf("tool_abandoned", "tool %s did not return before the rollout ended (%v); its changes are dropped", name, context.Cause(ctx))
-		}
+	c.ctx, c.tool, c.name, c.input, c.state, c.snap = ctx, tool, name, input, w.state, snap
+	w.inflight = c
+	return c, nil
+}
+
+// end takes the answer of the call c once its tool returned: the output's
+// JSON, or the error, the state as it was before the call.
+func (w *world[S]) end(c *toolCall[S]) (out json.RawMessage, err error) {
+	w.mu.Lock()
+	if w.inflight != c {
+		// abandoned while the tool ran: the state is no longer the world's
+		w.mu.Unlock()
+		return nil, Errorf("tool_abandoned", "tool %s did not return before the rollout ended; its changes are dropped", c.name)
 	}
-	value, err := c.value, c.err
-	c.ctx, c.tool, c.input, c.value, c.err = nil, nil, nil, nil, nil
+	w.inflight = nil
+	w.mu.Unlock()
+	tool, name, snap, value, err := c.tool, c.name, c.snap, c.value, c.err
+	c.ctx, c.tool, c.input, c.value, c.err, c.snap = nil, nil, nil, nil, nil, snapshot[S]{}
 	defer func() {
 		if cerr := w.checkDeclaration(tool, snap); cerr != nil {
 			err = cerr
@@ -157,16 +227,17 @@ func (w *world[S]) Call(ctx context.Context, name string, input json.RawMessage)
 	return out, nil
 }
 
-// toolCall is a call handed to the goroutine that runs it: a world makes
-// one and reuses it for each of its calls, which never overlap. The
-// goroutine sets value and err, then signals done (not when the tool ends
-// its goroutine with runtime.Goexit: the call then waits for ctx).
+// toolCall is a call in flight: a world makes one and reuses it for each of
+// its calls, which never overlap. exec sets value and err; run, handed to
+// another goroutine by Call, then signals done (not when the tool ends its
+// goroutine with runtime.Goexit: the call then waits for ctx).
 type toolCall[S any] struct {
 	ctx   context.Context
 	tool  *boundTool[S]
 	name  string
 	input json.RawMessage
 	state *S
+	snap  snapshot[S]
 	value any
 	err   error
 	done  chan struct{}
@@ -174,15 +245,19 @@ type toolCall[S any] struct {
 }
 
 func (c *toolCall[S]) runTool() {
+	c.exec()
+	c.done <- struct{}{}
+}
+
+// exec runs the tool; a panic is its error.
+func (c *toolCall[S]) exec() {
 	defer func() {
 		if r := recover(); r != nil {
 			c.value, c.err = nil, &ToolError{Code: "tool_panic", Message: fmt.Sprintf("tool %s panicked: %v", c.name, r),
 				Details: map[string]any{"stack": string(debug.Stack())}}
-			c.done <- struct{}{}
 		}
 	}()
 	c.value, c.err = c.tool.Run(c.ctx, c.state, c.input)
-	c.done <- struct{}{}
 }
 
 // snapshot is the state before a tool call. For a copyable state it is a

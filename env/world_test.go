@@ -116,30 +116,43 @@ func TestFailingToolsLeaveTheStateAsBefore(t *testing.T) {
 	}
 	for name, open := range worlds {
 		for _, tt := range tests {
-			t.Run(name+"/"+tt.tool, func(t *testing.T) {
-				w := open(t)
-				before, err := w.State()
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, err = w.Call(context.Background(), tt.tool, json.RawMessage(`{}`))
-				code := ""
-				if err != nil {
-					code = AsToolError(err).Code
-				}
-				if code != tt.code {
-					t.Fatalf("error code %q, want %q (%v)", code, tt.code, err)
-				}
-				after, err := w.State()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(string(before), string(after)); diff != "" {
-					t.Errorf("state changed (-before +after):\n%s", diff)
-				}
-			})
+			for how, call := range callers {
+				t.Run(name+"/"+tt.tool+"/"+how, func(t *testing.T) {
+					w := open(t)
+					before, err := w.State()
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, err = call(w, context.Background(), tt.tool, json.RawMessage(`{}`))
+					code := ""
+					if err != nil {
+						code = AsToolError(err).Code
+					}
+					if code != tt.code {
+						t.Fatalf("error code %q, want %q (%v)", code, tt.code, err)
+					}
+					after, err := w.State()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(string(before), string(after)); diff != "" {
+						t.Errorf("state changed (-before +after):\n%s", diff)
+					}
+				})
+			}
 		}
 	}
+}
+
+// callers are the two ways a world runs a call: Call, on a goroutine of
+// its own, and CallHere, on the caller's.
+var callers = map[string]func(w World, ctx context.Context, tool string, input json.RawMessage) (json.RawMessage, error){
+	"call": World.Call,
+	"here": func(w World, ctx context.Context, tool string, input json.RawMessage) (json.RawMessage, error) {
+		return w.(interface {
+			CallHere(context.Context, string, json.RawMessage) (json.RawMessage, error)
+		}).CallHere(ctx, tool, input)
+	},
 }
 
 // Without CheckReadOnly, a read-only tool takes no snapshot: what it

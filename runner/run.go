@@ -136,6 +136,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
 	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock,
 		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
+	s.here, _ = world.(callerRunner)
 	if src, ok := world.(specSource); ok {
 		s.specOf = src.ToolSpec
 	} else {
@@ -147,14 +148,18 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 
 	done := make(chan agentReturn, 1)
 	gopool.Go(func() {
+		returned := false
 		defer func() {
 			if r := recover(); r != nil {
 				// the stack goes to the trace only: result.json stays byte-stable
 				trace.add("agent_panic", f("panic", fmt.Sprint(r)), f("stack", string(debug.Stack())))
 				done <- agentReturn{err: fmt.Errorf("agent panicked: %v", r)}
+			} else if !returned {
+				done <- agentReturn{err: errors.New("the agent's goroutine ended (runtime.Goexit) before the agent returned")}
 			}
 		}()
 		out, err := agent.Run(actx, env.AgentInput{Task: task.Instruction, Tools: tools, Call: s.call, Log: trace.log})
+		returned = true
 		done <- agentReturn{out: out, err: err}
 	})
 
@@ -170,7 +175,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	// the world is read below only once no call is in flight (a stuck tool
 	// is abandoned and the world keeps the state from before its call)
 	cancel(errRolloutOver)
-	s.slot <- struct{}{}
+	s.quiesce()
 	if reason != Completed && !finished {
 		// give a stopped agent a grace period to return, then abandon it
 		select {
@@ -313,6 +318,12 @@ type session struct {
 	stop   func(reason error)
 	ctx    context.Context // the rollout's context, given to tools
 	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
+	// here is set when the world runs calls on the agent's goroutine (see
+	// callerRunner); flight is then the call taken last, and dropped the
+	// id of a call the runner gave up (see quiesce)
+	here    callerRunner
+	flight  flight
+	dropped int
 	// canonical is set when the world's outputs are canonical JSON (it has
 	// CanonicalOutputs), as the session's own tool errors are
 	canonical bool
@@ -382,16 +393,14 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 		return res
 	}
 	s.calls++
-	callID := s.calls
+	c := flight{id: s.calls, tool: tool, input: validJSON(raw, marshalErr)}
 	if s.trace != nil {
-		s.trace.add("tool_call", f("callId", callID), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+		s.trace.add("tool_call", f("callId", c.id), f("tool", tool), f("input", rawOrString(raw, marshalErr)))
+		c.start = s.clock()
 	}
+	s.flight = c
 	s.mu.Unlock()
 
-	var start time.Time
-	if s.trace != nil {
-		start = s.clock()
-	}
 	out, isErr := s.run(tool, raw, marshalErr)
 	// the output is made canonical once (a world env.New made writes it
 	// so); the trace and calls.json then take it as it is
@@ -404,14 +413,66 @@ func (s *session) call(ctx context.Context, tool string, input any) env.ToolResu
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.dropped == c.id {
+		// given up at the rollout's end (see quiesce), and recorded then
+		return env.ToolResult{Output: out, IsError: true}
+	}
+	s.settle(c, out, traced, isErr)
+	return env.ToolResult{Output: out, IsError: isErr}
+}
+
+// flight is a call taken, for its record once it returns.
+type flight struct {
+	id    int
+	tool  string
+	input json.RawMessage // as calls.json records it
+	start time.Time       // for the trace only
+}
+
+// settle counts and records the answer of call c; s.mu is held.
+func (s *session) settle(c flight, out json.RawMessage, traced any, isErr bool) {
 	if isErr {
 		s.errors++
 	}
-	s.recordCall(tool, validJSON(raw, marshalErr), out, isErr)
+	s.recordCall(c.tool, c.input, out, isErr)
 	if s.trace != nil {
-		s.trace.add("tool_result", f("callId", callID), f("tool", tool), f("output", traced), f("isError", isErr), f("durationMs", s.clock().Sub(start).Milliseconds()))
+		s.trace.add("tool_result", f("callId", c.id), f("tool", c.tool), f("output", traced), f("isError", isErr), f("durationMs", s.clock().Sub(c.start).Milliseconds()))
 	}
-	return env.ToolResult{Output: out, IsError: isErr}
+}
+
+// callerRunner is a world that runs a call on the caller's goroutine (a
+// world env.New made is one): a call then costs no hand-over to another
+// goroutine and back. A tool that does not return holds the agent's
+// goroutine, which the runner abandons anyway; Abandon then gives the call
+// up (see quiesce).
+type callerRunner interface {
+	CallHere(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error)
+	Abandon() error
+}
+
+// quiesce returns once no call can reach the world any more: the runner
+// takes the slot for good, as soon as the call in flight, if any, returns.
+// A call whose tool is still running on the agent's goroutine is given up
+// instead: the world keeps the state from before it, and the call is
+// recorded as the agent would have been told, tool_abandoned; the agent's
+// goroutine, which may return from it later, then records nothing.
+func (s *session) quiesce() {
+	if s.here != nil {
+		select {
+		case s.slot <- struct{}{}:
+			return
+		default:
+		}
+		if err := s.here.Abandon(); err != nil {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			out := toolErrorJSON(env.AsToolError(err))
+			s.dropped = s.flight.id
+			s.settle(s.flight, out, canon.Compacted(out), true)
+			return
+		}
+	}
+	s.slot <- struct{}{}
 }
 
 // endedError is what a call made after the end is told; s.mu is held.
@@ -430,7 +491,13 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 	if te := validateInput(spec, input); te != nil {
 		return toolErrorJSON(te), true
 	}
-	out, err := s.world.Call(s.ctx, tool, input)
+	var out json.RawMessage
+	var err error
+	if s.here != nil {
+		out, err = s.here.CallHere(s.ctx, tool, input)
+	} else {
+		out, err = s.world.Call(s.ctx, tool, input)
+	}
 	if err != nil {
 		return toolErrorJSON(env.AsToolError(err)), true
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -51,10 +52,25 @@ var callsStuck = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any
 // agent reaches the stuck tool (a rollout that says nothing of stuck tools):
 // such a rollout is tried again with twice the timeout, and only a rollout
 // whose stuck tool ran is judged, on everything below.
+//
+// It is run with the world env.New makes, whose calls run on the agent's
+// goroutine (the runner gives the stuck one up at the end), and with the
+// same world seen only as an env.World, whose Call runs each tool on a
+// goroutine of its own (the world gives the stuck one up when the rollout's
+// context ends): the outcome is the same.
 func TestStuckToolTimesOut(t *testing.T) {
+	for _, how := range []string{"here", "call"} {
+		t.Run(how, func(t *testing.T) { testStuckToolTimesOut(t, how == "call") })
+	}
+}
+
+func testStuckToolTimesOut(t *testing.T, plain bool) {
 	var o *Outcome
 	for timeout := 50 * time.Millisecond; ; timeout *= 2 {
 		e, entered := newStuckToy(t)
+		if plain {
+			e = plainWorlds{e}
+		}
 		o = run(t, e, callsStuck, Config{Timeout: timeout, Grace: 50 * time.Millisecond})
 		if isClosed(entered) {
 			break
@@ -82,6 +98,18 @@ func TestStuckToolTimesOut(t *testing.T) {
 	if !strings.Contains(string(o.Artifacts.Trace), "tool_abandoned") {
 		t.Errorf("trace does not say the stuck call was abandoned:\n%s", o.Artifacts.Trace)
 	}
+}
+
+// plainWorlds opens worlds that have the methods of env.World and no
+// other: the runner then calls tools through Call.
+type plainWorlds struct{ env.Environment }
+
+func (p plainWorlds) Open(task env.Task) (env.World, error) {
+	w, err := p.Environment.Open(task)
+	if err != nil {
+		return nil, err
+	}
+	return struct{ env.World }{w}, nil
 }
 
 func isClosed(c <-chan struct{}) bool {
@@ -126,5 +154,40 @@ func TestAbandonedWorldRefusesCalls(t *testing.T) {
 	state, err := w.State()
 	if err != nil || strings.Contains(string(state), "stuck") {
 		t.Errorf("state = %s, %v; want the state from before the stuck call", state, err)
+	}
+}
+
+// A tool that ends the agent's goroutine (runtime.Goexit, as t.FailNow
+// does) ends the rollout at once as an agent error, graded on the state
+// from before that call; so does an agent that ends its own goroutine.
+func TestGoexitEndsTheRollout(t *testing.T) {
+	exits := env.Tool[toyState]{Name: "exits", Description: "Ends its goroutine.", InputSchema: `{"type":"object"}`,
+		Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
+			s.Counters[0].Value = 5
+			runtime.Goexit()
+			return nil, nil
+		}}
+	e := newToyWith(t, append(toyTools(), exits), toyVerifier(setToFive), nil)
+	agents := map[string]env.Agent{
+		"tool": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+			in.Call(ctx, "exits", nil)
+			return "unreachable", nil
+		}),
+		"agent": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+			runtime.Goexit()
+			return "unreachable", nil
+		}),
+	}
+	for name, a := range agents {
+		t.Run(name, func(t *testing.T) {
+			o := run(t, e, a, Config{Timeout: time.Hour})
+			r := o.Result
+			if r.TerminationReason != AgentError || r.Error == nil || !strings.Contains(*r.Error, "Goexit") {
+				t.Errorf("termination %s, result %s; want %s, its error naming Goexit", r.TerminationReason, o.Artifacts.Result, AgentError)
+			}
+			if !o.Diff.Empty() {
+				t.Errorf("state diff = %s, want none: the call's write is dropped", o.Artifacts.StateDiff)
+			}
+		})
 	}
 }

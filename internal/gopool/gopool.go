@@ -1,8 +1,8 @@
 // Package gopool runs functions on goroutines kept for reuse. A rollout
-// runs its agent and each tool call on a goroutine of its own, so that a
-// call that never returns can be abandoned; starting a goroutine for each
-// costs its creation, the growth of its stack and the wake-up of an idle
-// processor, which a goroutine that waits for the next function saves.
+// runs its agent on a goroutine of its own, and so does a world's Call with
+// each tool, so that one that never returns can be abandoned; starting a
+// goroutine for each costs its creation and the growth of its stack, which
+// a goroutine that waits for the next function saves.
 package gopool
 
 import "time"
