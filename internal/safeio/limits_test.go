@@ -1,6 +1,10 @@
 package safeio
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 // depthByteByByte is Depth written the plain way, byte by byte.
 func depthByteByByte(data []byte) int {
@@ -42,4 +46,26 @@ func FuzzDepth(f *testing.F) {
 			t.Fatalf("Depth(%q) = %d, want %d", data, got, want)
 		}
 	})
+}
+
+// CheckLimits refuses nesting deeper than MaxDepth, and only that, however
+// many brackets the data holds or where they are.
+func TestCheckLimitsDepth(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tests := []struct {
+		name string
+		data string
+		want error
+	}{
+		{"as deep as allowed", nest(MaxDepth), nil},
+		{"one deeper", nest(MaxDepth + 1), ErrTooDeep},
+		{"many shallow arrays", "[" + strings.Repeat("[],", 3*MaxDepth) + "[]]", nil},
+		{"brackets in a string", `["` + strings.Repeat("[{", MaxDepth) + `"]`, nil},
+		{"deep after many shallow", "[" + strings.Repeat("{},", MaxDepth) + nest(MaxDepth) + "]", ErrTooDeep},
+	}
+	for _, tt := range tests {
+		if err := CheckLimits([]byte(tt.data)); !errors.Is(err, tt.want) {
+			t.Errorf("%s: CheckLimits = %v, want %v", tt.name, err, tt.want)
+		}
+	}
 }
