@@ -188,6 +188,8 @@ type environment[S any] struct {
 	// spliced says that a state's JSON can be made from its seed's (see
 	// stateJSON)
 	spliced bool
+	// buffers holds the buffers of final states' JSON (see Release)
+	buffers buffers
 
 	seedsMu sync.Mutex
 	seeds   map[*S]*seedRecord[S] // each seed Seed returned, with its JSON

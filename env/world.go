@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -27,8 +28,11 @@ type world[S any] struct {
 	// every field no tool has been about to write (see detach).
 	pristine  *S
 	maxOutput int
-	// final is the JSON of the state, kept from State until the next call.
-	final json.RawMessage
+	// final is the JSON of the state, kept from State until the next call;
+	// buf is the environment's buffer it is written in (see Release)
+	final    json.RawMessage
+	buf      []byte
+	released bool
 	// graded is set once the verifier has received the world's own states:
 	// from then on the world refuses calls and State returns final.
 	graded bool
@@ -83,6 +87,9 @@ func (w *world[S]) HasTool(name string) bool {
 func (w *world[S]) State() (json.RawMessage, error) {
 	if w.abandoned != nil {
 		return w.abandoned, nil
+	}
+	if w.released {
+		return nil, errors.New("state of a released world")
 	}
 	if w.final == nil {
 		data, err := w.stateJSON()
@@ -409,40 +416,80 @@ func (w *world[S]) verifierStates() (final, initial *S, err error) {
 }
 
 // stateJSON is the JSON of the state, as marshalState makes it: from the
-// seed's JSON where the state still equals the seed.
+// seed's JSON where the state still equals the seed. It is written in a
+// buffer of the environment's, which Release gives back.
 func (w *world[S]) stateJSON() (json.RawMessage, error) {
-	if w.seed == nil {
-		return marshalState(w.state)
+	buf := w.env.buffers.get()
+	var out []byte
+	var err error
+	if l := w.layout(); l != nil {
+		out, err = appendStateJSON(slices.Grow(buf, len(l.data)+len(l.data)/8), unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), w.env.fields, l)
+	} else {
+		out, err = appendState(buf, w.state)
 	}
-	l := w.seed.layoutIn(w.env)
-	if l == nil {
-		return marshalState(w.state)
-	}
-	out := make([]byte, 0, len(l.data)+len(l.data)/8)
-	out, err := appendStateJSON(out, unsafe.Pointer(w.state), unsafe.Pointer(w.seed.seed), w.env.fields, l)
 	if err != nil {
+		w.env.buffers.put(buf)
 		return nil, err
 	}
+	w.buf = out
+	// the bytes are shared (State): an append makes a copy
 	return slices.Clip(out), nil
 }
 
+// layout is the seed's layout the state's JSON is made from, if any.
+func (w *world[S]) layout() *seedLayout {
+	if w.seed == nil {
+		return nil
+	}
+	return w.seed.layoutIn(w.env)
+}
+
+// Release gives the buffer of the JSON State returned back to the
+// environment, for the rollouts to come: those bytes must not be read
+// after it. The world is done: from then on Call and State fail.
+func (w *world[S]) Release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.released, w.graded = true, true
+	if w.buf != nil {
+		w.env.buffers.put(w.buf)
+		w.buf, w.final = nil, nil
+	}
+}
+
 func marshalState[S any](s *S) (json.RawMessage, error) {
-	data, err := marshalJSON(s)
+	data, err := appendState(nil, s)
+	if err != nil {
+		return nil, err
+	}
+	// the bytes are shared (a seed's JSON): an append makes a copy
+	return slices.Clip(data), nil
+}
+
+// appendState appends the JSON of the state, which must be an object.
+func appendState[S any](dst []byte, s *S) ([]byte, error) {
+	data, err := appendJSON(dst, s)
 	if err != nil {
 		return nil, fmt.Errorf("state does not marshal to JSON: %w", err)
 	}
-	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
+	if t := bytes.TrimSpace(data[len(dst):]); len(t) == 0 || t[0] != '{' {
 		return nil, fmt.Errorf("state marshals to %.20s…, not a JSON object; make the state a struct or a map", t)
 	}
-	// the bytes are shared (State, a seed's JSON): an append makes a copy
-	return slices.Clip(data), nil
+	return data, nil
 }
 
 // marshalJSON is json.Marshal, without encoding/json for the types canon's
 // typed encoders write.
-func marshalJSON(v any) ([]byte, error) {
-	if data, ok := canon.AppendMarshal(nil, v); ok {
+func marshalJSON(v any) ([]byte, error) { return appendJSON(nil, v) }
+
+// appendJSON appends what json.Marshal writes of v.
+func appendJSON(dst []byte, v any) ([]byte, error) {
+	if data, ok := canon.AppendMarshal(dst, v); ok {
 		return data, nil
 	}
-	return json.Marshal(v)
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(dst, data...), nil
 }

@@ -33,9 +33,14 @@ type loose struct {
 
 func worldOf[S any](t *testing.T, state func() *S, tools []Tool[S], checkReadOnly bool) World {
 	t.Helper()
+	return openTask(t, envOf(t, state, tools, checkReadOnly))
+}
+
+func envOf[S any](t *testing.T, state func() *S, tools []Tool[S], checkReadOnly bool) Environment {
+	t.Helper()
 	e, err := New(Definition[S]{
 		Name:          "box",
-		TaskFiles:     fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"t","instruction":"i","verifierId":"VER-001"}`)}},
+		TaskFiles:     fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(oneTask)}},
 		NewState:      func(Task) (*S, error) { return state(), nil },
 		Tools:         tools,
 		CheckReadOnly: checkReadOnly,
@@ -43,7 +48,7 @@ func worldOf[S any](t *testing.T, state func() *S, tools []Tool[S], checkReadOnl
 	if err != nil {
 		t.Fatal(err)
 	}
-	return openTask(t, e)
+	return e
 }
 
 func newCounters() *counters {

@@ -119,6 +119,11 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := world.(releaser); ok {
+		// no artifact holds the final state's bytes: they are read to diff
+		// and grade, and given back at the end
+		defer r.Release()
+	}
 	started := cfg.Clock()
 	runID := newRunID(started)
 	var trace *Trace // nil: no trace is kept
@@ -503,6 +508,10 @@ func (s *session) run(tool string, input json.RawMessage, marshalErr error) (jso
 	}
 	return out, false
 }
+
+// releaser is a world that gives back, when the rollout is done with it,
+// the buffer of the final state's JSON (a world env.New made is one).
+type releaser interface{ Release() }
 
 // specSource is a world that lends the specs of its tools by name, which
 // the session then need not copy (a world env.New made is one).

@@ -333,3 +333,29 @@ func TestResultOnly(t *testing.T) {
 		t.Errorf("the full trace lacks the agent's event:\n%s", full.Artifacts.Trace)
 	}
 }
+
+// Run gives the buffer of the final state's JSON back to the environment
+// when it returns, for the next rollouts to write theirs in: nothing of an
+// Outcome may hold it, so later rollouts leave an earlier Outcome as it was.
+func TestOutcomeOutlivesLaterRollouts(t *testing.T) {
+	e := newToy(t, toyVerifier(setToFive), nil)
+	o := run(t, e, solveToy, Config{})
+	before, err := o.Diff.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		in.Call(ctx, "set_counter", map[string]any{"id": "C-2", "value": 123456789})
+		return "other", nil
+	})
+	for range 10 {
+		run(t, e, other, Config{})
+	}
+	after, err := o.Diff.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(before), string(after)); diff != "" {
+		t.Errorf("the first rollout's diff changed under later rollouts (-before +after):\n%s", diff)
+	}
+}
