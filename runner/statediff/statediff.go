@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // Diff is the content of state-diff.json.
@@ -95,7 +96,8 @@ func Compute(before, after []byte) (*Diff, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state after: %w", err)
 	}
-	var w differ
+	w := differ{scratch: scratchPool.Get().(*scratch)}
+	defer w.release()
 	d := &Diff{Scalars: []Change{}, Collections: map[string]*Collection{}}
 	for _, key := range unionKeys(a, b) {
 		at, aok := a[key]
@@ -148,9 +150,27 @@ func unionKeys[V any](a, b map[string]V) []string {
 
 // differ compares members; what it reports is written to its arena.
 type differ struct {
-	arena  arena
+	arena arena
+	*scratch
+}
+
+// scratch is what one diff uses and the next reuses: none of it reaches a
+// Diff.
+type scratch struct {
 	path   []byte // the JSON Pointer of the value being compared
 	ta, tb tree   // the member being compared, before and after
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// release gives the scratch back, holding nothing of the states diffed.
+func (w *differ) release() {
+	s := w.scratch
+	w.scratch = nil
+	s.path = s.path[:0]
+	s.ta.reset(nil)
+	s.tb.reset(nil)
+	scratchPool.Put(s)
 }
 
 func (w *differ) canonical(v []byte, present bool) json.RawMessage {
