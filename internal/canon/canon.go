@@ -67,6 +67,9 @@ func Compact(v any) ([]byte, error) {
 // AppendCompact appends what Compact gives for v to dst, with an Encoder
 // of a pool. On error dst is returned unchanged.
 func AppendCompact(dst []byte, v any) ([]byte, error) {
+	if out, ok := appendDirect(dst, v); ok {
+		return out, nil
+	}
 	enc := encoders.Get().(*Encoder)
 	out, err := enc.AppendCompact(dst, v)
 	if enc.small() {

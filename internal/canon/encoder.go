@@ -51,29 +51,15 @@ func NewEncoder() *Encoder {
 // AppendCompact appends the compact JSON of v to dst, byte for byte what
 // Compact gives. On error dst is returned unchanged.
 func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
-	// the values a trace is mostly made of go without reflection
-	switch x := v.(type) {
-	case Compacted:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
-		return append(dst, x...), nil
-	case json.RawMessage:
-		if x == nil {
-			return append(dst, "null"...), nil
-		}
+	if out, ok := appendDirect(dst, v); ok {
+		return out, nil
+	}
+	if x, ok := v.(json.RawMessage); ok && x != nil {
 		e.buf.Reset()
 		if json.Compact(&e.buf, x) == nil {
 			return append(dst, validUTF8(unescapeSeparators(e.buf.Bytes()))...), nil
 		}
 		// the encoder's error says what is wrong
-	default:
-		if out, ok := appendSimple(dst, v); ok {
-			return out, nil
-		}
-		if out, ok := appendTyped(dst, v); ok {
-			return out, nil
-		}
 	}
 	e.buf.Reset()
 	if err := e.enc.Encode(v); err != nil {
@@ -81,6 +67,30 @@ func (e *Encoder) AppendCompact(dst []byte, v any) ([]byte, error) {
 	}
 	b := bytes.TrimSuffix(e.buf.Bytes(), []byte("\n"))
 	return append(dst, validUTF8(unescapeSeparators(b))...), nil
+}
+
+// appendDirect appends the compact JSON of the values written without an
+// Encoder's buffers, as the values a trace is mostly made of are: compacted
+// and null JSON, strings, numbers, booleans, simple maps and the types
+// canon's typed encoders write. It reports false, with dst as it was, for
+// any other value.
+func appendDirect(dst []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case Compacted:
+		if x == nil {
+			return append(dst, "null"...), true
+		}
+		return append(dst, x...), true
+	case json.RawMessage:
+		if x == nil {
+			return append(dst, "null"...), true
+		}
+		return dst, false
+	}
+	if out, ok := appendSimple(dst, v); ok {
+		return out, true
+	}
+	return appendTyped(dst, v)
 }
 
 // plain reports whether s is written in JSON as itself between quotes:
