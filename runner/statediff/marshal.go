@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/internal/canon"
@@ -15,14 +16,28 @@ import (
 // around it, a string encoding/json would have escaped in a way canon
 // rewrites) is handed to canon.Marshal, which also gives its error.
 func (d *Diff) Marshal() ([]byte, error) {
-	m := marshaler{buf: make([]byte, 0, 512)}
+	// written in a reused buffer, then copied into one of the right size
+	bp := marshalBuffers.Get().(*[]byte)
+	m := marshaler{buf: (*bp)[:0]}
 	m.diff(d)
 	out := append(m.buf, '\n')
+	defer func() {
+		if cap(out) <= maxKeptBuffer {
+			*bp = out[:0]
+			marshalBuffers.Put(bp)
+		}
+	}()
 	if !m.ok || !utf8.Valid(out) || bytes.Contains(out, []byte(`\u202`)) || bytes.Contains(out, []byte(`\ufffd`)) {
 		return canon.Marshal(d)
 	}
-	return out, nil
+	return bytes.Clone(out), nil
 }
+
+// marshalBuffers are the buffers Marshal writes in; one that grew past
+// maxKeptBuffer is left to the collector.
+var marshalBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxKeptBuffer = 1 << 20
 
 type marshaler struct {
 	buf    []byte
