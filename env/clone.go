@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -202,6 +203,9 @@ func buildFix(t reflect.Type) fixFunc {
 			}
 		}
 	case reflect.Map:
+		if fix := flatMapFix(t); fix != nil {
+			return fix
+		}
 		kt, et := t.Key(), t.Elem()
 		elem := copierFor(et)
 		fixElems := !flat(et)
@@ -241,6 +245,31 @@ func buildFix(t reflect.Type) fixFunc {
 		}
 	}
 	return nil // not reached for a copyable type
+}
+
+// flatMapFix returns the fix-up of the common maps of flat values, which
+// maps.Clone copies whole, with no reflect call per entry; nil for any
+// other map type.
+func flatMapFix(t reflect.Type) fixFunc {
+	switch t {
+	case reflect.TypeFor[map[string]string]():
+		return cloneMap[string, string]
+	case reflect.TypeFor[map[string]int]():
+		return cloneMap[string, int]
+	case reflect.TypeFor[map[string]int64]():
+		return cloneMap[string, int64]
+	case reflect.TypeFor[map[string]float64]():
+		return cloneMap[string, float64]
+	case reflect.TypeFor[map[string]bool]():
+		return cloneMap[string, bool]
+	}
+	return nil
+}
+
+func cloneMap[K comparable, V any](p unsafe.Pointer) {
+	if m := (*map[K]V)(p); *m != nil {
+		*m = maps.Clone(*m)
+	}
 }
 
 // assigner returns a function that assigns the value of type t at src to

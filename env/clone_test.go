@@ -31,6 +31,8 @@ type table struct {
 	Nested map[string][]row  `json:"nested"`
 	Deep   [][]string        `json:"deep"`
 	Named  map[status]status `json:"named"`
+	Seq    map[string]int    `json:"seq"`
+	Labels map[string]string `json:"labels"`
 }
 
 func newTable() *table {
@@ -49,6 +51,7 @@ func newTable() *table {
 		Nested: map[string][]row{"a": {{ID: "N", Counts: []int{7}}}},
 		Deep:   [][]string{{"d"}, {}, nil},
 		Named:  map[status]status{"k": "v"},
+		Seq:    map[string]int{"AUD": 3, "OPP": 7},
 	}
 }
 
@@ -89,6 +92,7 @@ func TestCloneShapes(t *testing.T) {
 	c.Deep[0][0] = "changed"
 	c.Named["k"] = "changed"
 	c.Set["new"] = true
+	c.Seq["AUD"] = 9
 	c.Empty = append(c.Empty, row{ID: "new"})
 	if diff := cmp.Diff(&want, s); diff != "" {
 		t.Errorf("changing the clone changed the original (-before +after):\n%s", diff)
