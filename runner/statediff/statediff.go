@@ -29,6 +29,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -231,7 +232,14 @@ func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) {
 	}
 	switch {
 	case a[0] == '{' && b[0] == '{':
-		ma, mb := w.ta.object(a), w.tb.object(b)
+		ma, mb := w.ta.members(a), w.tb.members(b)
+		if sameKeys(ma, mb) {
+			w.alike(out, ma, mb)
+			w.ta.put(ma)
+			w.tb.put(mb)
+			return
+		}
+		ma, mb = sorted(ma), sorted(mb)
 		i, j := 0, 0
 		for i < len(ma) || j < len(mb) {
 			var key, av, bv []byte
@@ -279,6 +287,48 @@ func (w *differ) values(out *[]Change, a, b []byte, aok, bok bool) {
 		return
 	}
 	*out = append(*out, Change{Path: string(w.path), Op: Replace, From: ca, To: cb})
+}
+
+// alike appends the changes between the members of two objects whose keys
+// come in the same order, as two values of one type are written: the
+// members are paired by place, and only the few that differ are taken in
+// key order, with no sort of all the keys. Of repeated keys the last wins.
+func (w *differ) alike(out *[]Change, a, b []entry) {
+	var small [8]int
+	differ := small[:0]
+	for k := range a {
+		if !bytes.Equal(a[k].raw, b[k].raw) && !repeatedAfter(a, k) {
+			differ = append(differ, k)
+		}
+	}
+	slices.SortFunc(differ, func(i, j int) int { return bytes.Compare(a[i].id, a[j].id) })
+	for _, k := range differ {
+		w.at(escape(a[k].id), out, a[k].raw, b[k].raw, true, true)
+	}
+}
+
+// sameKeys reports whether two objects' members have the same keys in the
+// same order.
+func sameKeys(a, b []entry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !bytes.Equal(a[k].id, b[k].id) {
+			return false
+		}
+	}
+	return true
+}
+
+// repeatedAfter reports whether the key of list[k] comes again later.
+func repeatedAfter(list []entry, k int) bool {
+	for _, e := range list[k+1:] {
+		if bytes.Equal(e.id, list[k].id) {
+			return true
+		}
+	}
+	return false
 }
 
 // at compares two values at the reference token tok under w.path.

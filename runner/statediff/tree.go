@@ -66,9 +66,9 @@ func (t *tree) end(v []byte, i int) int {
 	return end
 }
 
-// object returns the members of the valid object v sorted by key, the last
-// of repeated keys winning. The list is the tree's until put gives it back.
-func (t *tree) object(v []byte) []entry {
+// members returns the members of the valid object v as they come. The
+// list is the tree's until put gives it back.
+func (t *tree) members(v []byte) []entry {
 	var list []entry
 	if n := len(t.free); n > 0 {
 		list, t.free = t.free[n-1], t.free[:n-1]
@@ -85,6 +85,12 @@ func (t *tree) object(v []byte) []entry {
 			i = skipSpace(v, i+1)
 		}
 	}
+	return list
+}
+
+// sorted sorts the members of an object by key, in place, the last of
+// repeated keys winning.
+func sorted(list []entry) []entry {
 	if isSorted(list) {
 		return list
 	}
