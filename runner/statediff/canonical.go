@@ -79,7 +79,9 @@ func canonObject(dst, v []byte, i int) ([]byte, int) {
 	}
 	dst = append(dst, '{')
 	base := len(dst)
-	var list []member
+	// a small object's lists stay on the stack
+	var small [8]member
+	list := small[:0]
 	sorted := true
 	i = skipSpace(v, i+1)
 	for v[i] != '}' {
@@ -102,9 +104,15 @@ func canonObject(dst, v []byte, i int) ([]byte, int) {
 		}
 	}
 	if !sorted {
-		written := slices.Clone(dst[base:])
+		var smallWritten [256]byte
+		written := append(smallWritten[:0], dst[base:]...)
 		dst = dst[:base]
-		order := sortOrder(len(list), func(i, j int) int { return bytes.Compare(list[i].key, list[j].key) })
+		var smallOrder [len(small)]int32
+		order := smallOrder[:0]
+		for k := range list {
+			order = append(order, int32(k))
+		}
+		slices.SortStableFunc(order, func(i, j int32) int { return bytes.Compare(list[i].key, list[j].key) })
 		first := true
 		for k, j := range order {
 			if k+1 < len(order) && bytes.Equal(list[order[k+1]].key, list[j].key) {
