@@ -64,34 +64,40 @@ func benchCRM(b *testing.B, cfg runner.Config) {
 	}
 	task := firstTask(b, e, "TASK-002")
 	agent, _ := e.Agent("solver")
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	for b.Loop() {
-		o, err := runner.Run(context.Background(), e, task, agent, cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !o.Result.Passed {
-			b.Fatal("the solver did not pass")
-		}
-	}
+	benchRollouts(b, e, task, agent, cfg)
 }
 
 // BenchmarkRolloutFixedCost is the runner's fixed cost: a rollout of a
 // one-entity world with two tool calls.
 func BenchmarkRolloutFixedCost(b *testing.B) {
 	e := synth(b, 1, 1)
-	task := firstTask(b, e, "TASK-000001")
-	b.ReportAllocs()
-	defer measureCPU(b)()
-	for b.Loop() {
-		o, err := runner.Run(context.Background(), e, task, Solver, runner.Config{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if !o.Result.Passed {
-			b.Fatalf("the solver did not pass: %s", o.Artifacts.Result)
-		}
+	benchRollouts(b, e, firstTask(b, e, "TASK-000001"), Solver, runner.Config{})
+}
+
+// benchRollouts runs rollouts that pass one after another, with the
+// garbage collector at two paces: gc=default is Go's (a test binary's, a
+// program that imports the runner and sets nothing), gc=command the one
+// the oracle command sets (see gctune), which collects the garbage of many
+// small rollouts far less often.
+func benchRollouts(b *testing.B, e env.Environment, task env.Task, agent env.Agent, cfg runner.Config) {
+	for _, pace := range []string{"default", "command"} {
+		b.Run("gc="+pace, func(b *testing.B) {
+			if pace == "command" {
+				defer gctune.Start()()
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			defer measureCPU(b)()
+			for b.Loop() {
+				o, err := runner.Run(context.Background(), e, task, agent, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !o.Result.Passed {
+					b.Fatalf("the agent did not pass: %s", o.Artifacts.Result)
+				}
+			}
+		})
 	}
 }
 

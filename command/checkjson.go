@@ -5,31 +5,15 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/urfave/cli/v2"
 )
 
-// checkJSON prints the JSON report, keeping of each case only its JSON, in
-// a spool.
-func checkJSON(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options) error {
-	cases := &jsonCases{spool: newSpool()}
-	defer cases.spool.close()
-	rep, code, err := checkEach(c, store, selected, sel, opts, cases.add)
-	if err != nil {
-		return err
-	}
-	if err := cases.writeReport(c.App.Writer, rep); err != nil {
-		return err
-	}
-	return exitWith(code)
-}
-
 // jsonCases spools the JSON of a report's cases, as they appear in its
-// "cases" array.
+// "cases" array: the JSON report, written from the cases as they end.
 type jsonCases struct {
-	spool   *spool
+	spool   *spool.Spool
 	n       int
 	scratch []byte
 }
@@ -53,11 +37,10 @@ func (s *jsonCases) add(cr *oracle.CaseReport) error {
 	return err
 }
 
-// writeReport writes rep, whose Cases are empty, with the cases added, as
-// writeJSON writes the whole report.
-func (s *jsonCases) writeReport(w io.Writer, rep *oracle.Report) error {
-	rep.Cases = []*oracle.CaseReport{}
-	head, err := canon.Marshal(rep)
+// write writes rep with the cases added, as writeJSON writes the whole
+// report.
+func (s *jsonCases) write(w io.Writer, rep *oracle.Report) error {
+	head, err := canon.Marshal(withCases(rep, []*oracle.CaseReport{}))
 	if err != nil {
 		return err
 	}
@@ -69,7 +52,7 @@ func (s *jsonCases) writeReport(w io.Writer, rep *oracle.Report) error {
 		_, err = w.Write(head)
 		return err
 	}
-	cases, err := s.spool.reader()
+	cases, err := s.spool.Reader()
 	if err != nil {
 		return err
 	}
@@ -85,3 +68,5 @@ func (s *jsonCases) writeReport(w io.Writer, rep *oracle.Report) error {
 	_, err = io.WriteString(w, "\n  ]\n}\n")
 	return err
 }
+
+func (s *jsonCases) close() { s.spool.Close() }

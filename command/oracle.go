@@ -147,7 +147,6 @@ func checkCommand(envs Environments) *cli.Command {
 					return usageError("%v", err)
 				}
 			}
-			var res *oracle.CheckResult
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
 				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
 					if c.IsSet(flag) {
@@ -158,50 +157,25 @@ func checkCommand(envs Environments) *cli.Command {
 				if err != nil {
 					return err
 				}
-				res = &oracle.CheckResult{Report: r}
-			} else {
-				sel, err := selection(c)
-				if err != nil {
-					return err
-				}
-				opts, err := options(c)
-				if err != nil {
-					return err
-				}
-				selected, store, err := selectCases(c, envs, sel)
-				if err != nil {
-					return err
-				}
-				if write, ok := streamedReports[format]; ok && !c.IsSet("report-dir") {
-					return write(c, store, selected, sel, opts)
-				}
-				if res, err = oracle.Check(c.Context, store, selected.Cases, sel, opts); err != nil {
-					return err
-				}
-				res.Report.Oracle, res.Report.Selection.Cases = Version, selected.Total
-				if c.Bool("pending") {
-					if err := writePending(c, res); err != nil {
-						return err
-					}
-				}
+				return checkStreamed(c, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
+					return mergedCases(c, r, each)
+				})
 			}
-			for _, cr := range res.Report.Cases {
-				if cr.Status == oracle.StatusError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, named(c, cr.Error))
-				}
-			}
-			if dir := c.String("report-dir"); dir != "" {
-				if err := writeReportDir(c, dir, res); err != nil {
-					return err
-				}
-			}
-			if err := writeReport(c, c.App.Writer, format, res.Report); err != nil {
+			sel, err := selection(c)
+			if err != nil {
 				return err
 			}
-			if code := checkExit(res.Report); code != ExitOK {
-				return exitCode(code)
+			opts, err := options(c)
+			if err != nil {
+				return err
 			}
-			return nil
+			selected, store, err := selectCases(c, envs, sel)
+			if err != nil {
+				return err
+			}
+			return checkStreamed(c, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
+				return checkEach(c, store, selected, sel, opts, each)
+			})
 		},
 	}
 }
@@ -240,29 +214,6 @@ func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) e
 // reportCommands are the commands a check report suggests.
 func reportCommands(c *cli.Context) render.Commands {
 	return render.Commands{Record: c.App.Name + " record", Prune: c.App.Name + " record --prune"}
-}
-
-// writeReportDir writes the report in every format and the fresh artifacts
-// and traces of the cases that did not match into dir.
-func writeReportDir(c *cli.Context, dir string, res *oracle.CheckResult) error {
-	cmds := reportCommands(c)
-	var txt, md, junit, page bytes.Buffer
-	if err := render.Text(&txt, res.Report, render.TextOptions{All: true, MaxValue: 1000, Commands: cmds}); err != nil {
-		return err
-	}
-	if err := render.Markdown(&md, res.Report, cmds); err != nil {
-		return err
-	}
-	if err := render.JUnit(&junit, res.Report, cmds); err != nil {
-		return err
-	}
-	if err := render.HTML(&page, res.Report, cmds); err != nil {
-		return err
-	}
-	return oracle.WriteReportDir(dir, res, map[string][]byte{
-		"report.txt": []byte(named(c, txt.String())), "report.md": []byte(named(c, md.String())),
-		"report.xml": []byte(named(c, junit.String())), "index.html": []byte(named(c, page.String())),
-	})
 }
 
 func recordCommand(envs Environments) *cli.Command {

@@ -19,26 +19,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// writePending keeps in .silo/pending what a whole check result holds, as
-// a pendingWriter does case by case.
-func writePending(c *cli.Context, res *oracle.CheckResult) error {
-	w, err := newPendingWriter(c)
-	if err != nil {
-		return err
-	}
-	for _, cr := range res.Report.Cases {
-		var kept *oracle.Kept
-		if e, ok := res.Fresh[cr.Key()]; ok {
-			kept = &oracle.Kept{Entry: e}
-		}
-		if err := w.add(cr, kept); err != nil {
-			return err
-		}
-	}
-	w.done()
-	return nil
-}
-
 // pendingWriter keeps the fresh artifacts of each checked case that did
 // not match in the project's .silo/pending (a removal for an obsolete one),
 // and drops what was pending for the cases that now match or could not

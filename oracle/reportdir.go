@@ -3,6 +3,7 @@ package oracle
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -22,86 +22,131 @@ import (
 // TraceFile is the fresh trace's artifact name in a report folder.
 const TraceFile = runner.TraceFile
 
-// WriteReportDir writes the report as JSON (report.json) and in the other
-// formats the caller rendered (rendered: file name → bytes, e.g. report.txt,
-// report.md, report.xml, index.html), the fresh artifacts of every case that
-// did not match, laid out like the baseline store
+// ReportDir writes a check's report folder (--report-dir): the report in
+// each format the caller writes (report.json, report.txt, report.md,
+// report.xml, index.html), the fresh artifacts of every case that did not
+// match, laid out like the baseline store
 // (fresh/<env>/<agent>/<TASK>.result.json), and their fresh traces
 // (fresh/<env>/<agent>/<TASK>.trace.jsonl), so a reviewer can inspect them
 // without a rerun and oracle accept --from can take them, and
-// fresh/<env>/<agent>/<TASK>.obsolete for each obsolete case, whose baseline
-// accept --from removes. The fresh
-// artifacts and traces a previous check left there are removed first, so
-// the folder shows this run only; files oracle does not write there are
-// left alone.
+// fresh/<env>/<agent>/<TASK>.obsolete for each obsolete case, whose
+// baseline accept --from removes. The fresh artifacts and traces a
+// previous check left there are removed first, so the folder shows this
+// run only; files oracle does not write there are left alone.
+//
+// It is written from the cases as they come (Add) and put in place at the
+// end (Finish): the fresh artifacts wait in a spool, out of memory, so a
+// check of any number of cases holds none of them; nothing is written to
+// the folder before Finish.
 //
 // dir may be anywhere and may be reached through a symlink, but it must be
 // a folder (it is made when missing). Inside it nothing is followed: a
 // symlink, FIFO or other non-regular file where a report file should be,
 // or a symlink anywhere under fresh/, is an error naming it, found before
-// anything is written or removed.
-func WriteReportDir(dir string, res *CheckResult, rendered map[string][]byte) error {
+// the cases run and again before anything is written or removed.
+type ReportDir struct {
+	dir      string
+	fresh    *freshSpool
+	obsolete []baseline.Key
+}
+
+// ReportFiles are the report files of a report folder.
+var ReportFiles = []string{"index.html", "report.json", "report.md", "report.txt", "report.xml"}
+
+// OpenReportDir makes the report folder dir if it is missing and looks at
+// what is in it; Close drops what Add kept.
+func OpenReportDir(dir string) (*ReportDir, error) {
 	switch info, err := os.Stat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("report dir: %w", err)
+			return nil, fmt.Errorf("report dir: %w", err)
 		}
 	case err != nil:
-		return fmt.Errorf("report dir: %w", err)
+		return nil, fmt.Errorf("report dir: %w", err)
 	case !info.IsDir():
-		return fmt.Errorf("report dir: %s is not a folder; name a folder", dir)
+		return nil, fmt.Errorf("report dir: %s is not a folder; name a folder", dir)
 	}
-	js, err := canon.Marshal(res.Report)
-	if err != nil {
-		return fmt.Errorf("report dir: %w", err)
+	d := &ReportDir{dir: dir, fresh: newFreshSpool()}
+	if err := d.look(); err != nil {
+		d.Close()
+		return nil, err
 	}
-	files := map[string][]byte{"report.json": js}
-	for name, data := range rendered {
-		files[name] = data
-	}
-	store := &baseline.Store{Root: filepath.Join(dir, "fresh")}
-	// look at everything first, so a planted link stops the report before
-	// anything is written or removed
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := checkReportFile(filepath.Join(dir, name)); err != nil {
+	return d, nil
+}
+
+// look refuses what the folder holds where oracle writes: a report file
+// that is not a regular file, a symlink under fresh/.
+func (d *ReportDir) look() error {
+	for _, name := range ReportFiles {
+		if err := checkReportFile(filepath.Join(d.dir, name)); err != nil {
 			return fmt.Errorf("report dir: %w", err)
 		}
 	}
-	if err := safeio.CheckTree(store.Root); err != nil {
+	if err := safeio.CheckTree(d.freshRoot()); err != nil {
 		return reportDirError(err)
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		if err := writeReportFile(dir, filepath.Join(dir, name), files[name]); err != nil {
+	return nil
+}
+
+func (d *ReportDir) freshRoot() string { return filepath.Join(d.dir, "fresh") }
+
+// Add takes the report of the next case and, when it did not match, its
+// fresh artifacts.
+func (d *ReportDir) Add(cr *CaseReport, kept *Kept) error {
+	if cr.Status == StatusObsolete {
+		d.obsolete = append(d.obsolete, cr.Key())
+	}
+	if kept == nil {
+		return nil
+	}
+	return d.fresh.add(cr.Key(), kept)
+}
+
+// Finish writes the folder: each report file by its writer (ReportFiles
+// name them), each atomically, then the fresh artifacts and traces of the
+// cases Add took and the obsolete cases' marks.
+func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
+	// look again: the folder may have changed while the cases ran
+	if err := d.look(); err != nil {
+		return err
+	}
+	w := atomicfile.Writer{Base: d.dir}
+	for _, name := range slices.Sorted(maps.Keys(reports)) {
+		if !slices.Contains(ReportFiles, name) {
+			return fmt.Errorf("report dir: %s is not a report file (%s)", name, strings.Join(ReportFiles, ", "))
+		}
+		if err := w.WriteFrom(filepath.Join(d.dir, name), reports[name]); err != nil {
 			return reportDirError(err)
 		}
 	}
+	store := &baseline.Store{Root: d.freshRoot()}
 	if err := clearFresh(store.Root); err != nil {
 		return fmt.Errorf("report dir: %w", err)
 	}
-	for k, e := range res.Fresh {
-		if _, err := store.Write(k, e); err != nil {
-			return reportDirError(err)
+	err := d.fresh.each(func(k baseline.Key, kept *Kept) error {
+		if _, err := store.Write(k, kept.Entry); err != nil {
+			return err
 		}
+		if kept.Traced && kept.Trace != nil {
+			return writeReportFile(d.dir, store.Path(k, TraceFile), kept.Trace)
+		}
+		return nil
+	})
+	if err != nil {
+		return reportDirError(err)
 	}
 	// an obsolete case's removal, for oracle accept --from
-	fresh := baseline.NewPending(store.Root)
-	for _, cr := range res.Report.Cases {
-		if cr.Status == StatusObsolete {
-			if err := fresh.MarkObsolete(cr.Key()); err != nil {
-				return reportDirError(err)
-			}
-		}
-	}
-	for k, trace := range res.Traces {
-		if trace == nil {
-			continue
-		}
-		if err := writeReportFile(dir, store.Path(k, TraceFile), trace); err != nil {
+	marks := baseline.NewPending(store.Root)
+	for _, k := range d.obsolete {
+		if err := marks.MarkObsolete(k); err != nil {
 			return reportDirError(err)
 		}
 	}
 	return nil
 }
+
+// Close drops the fresh artifacts Add kept.
+func (d *ReportDir) Close() { d.fresh.close() }
 
 // reportDirError wraps an error of the report folder; a symlink is named
 // with the report folder's rule rather than the store's.

@@ -12,7 +12,9 @@
 package atomicfile
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,6 +50,36 @@ func (w Writer) Write(path string, data []byte) error {
 		return err
 	}
 	tmp, err := w.WriteTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// WriteFrom is Write for content that write writes, in pieces: what a
+// reader sees at path is the old file or all of what write wrote. An
+// error from write leaves path untouched.
+func (w Writer) WriteFrom(path string, write func(io.Writer) error) error {
+	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
+		return err
+	}
+	if err := safeio.CheckWriteTarget(path); err != nil {
+		return err
+	}
+	if err := w.MakeDir(filepath.Dir(path)); err != nil {
+		return err
+	}
+	tmp, err := w.tempWith(path, func(f *os.File) error {
+		bw := bufio.NewWriterSize(f, 64<<10)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
 		return err
 	}
@@ -108,6 +140,20 @@ var tempCount atomic.Uint64
 // temporary file is named for path, this process and a counter, and
 // created only if no such file exists.
 func (w Writer) WriteTempIn(path string, data []byte) (name string, err error) {
+	write := w.WriteHook
+	if write == nil {
+		write = (*os.File).Write
+	}
+	return w.tempWith(path, func(f *os.File) error {
+		_, err := write(f, data)
+		return err
+	})
+}
+
+// tempWith makes a new temporary file for path, lets fill write it,
+// then fsyncs (unless NoSync) and closes it with mode 0644, and returns its
+// name. On failure nothing is left.
+func (w Writer) tempWith(path string, fill func(f *os.File) error) (name string, err error) {
 	prefix := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"+strconv.Itoa(os.Getpid())+"-")
 	var tmp *os.File
 	for range 100 {
@@ -125,11 +171,7 @@ func (w Writer) WriteTempIn(path string, data []byte) (name string, err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	write := w.WriteHook
-	if write == nil {
-		write = (*os.File).Write
-	}
-	if _, err = write(tmp, data); err != nil {
+	if err = fill(tmp); err != nil {
 		return "", err
 	}
 	// the mode on the file, whatever the umask

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -57,6 +58,9 @@ func TestWrite(t *testing.T) {
 				return p
 			},
 			hook: func(f *os.File, data []byte) (int, error) {
+				if f == nil { // (WriteFrom: the first piece is written)
+					return 0, errors.New("no space left on device")
+				}
 				n, _ := f.Write(data[:1])
 				return n, errors.New("no space left on device")
 			},
@@ -64,30 +68,49 @@ func TestWrite(t *testing.T) {
 			want: "old",
 		},
 	}
+	// WriteFrom writes what a function writes, in two pieces; the hook's
+	// failure is the function's, after the first piece
+	writeFrom := func(w Writer, path string, data []byte) error {
+		hook := w.WriteHook
+		w.WriteHook = nil
+		return w.WriteFrom(path, func(out io.Writer) error {
+			if _, err := out.Write(data[:1]); err != nil {
+				return err
+			}
+			if hook != nil {
+				_, err := hook(nil, data)
+				return err
+			}
+			_, err := out.Write(data[1:])
+			return err
+		})
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			base, outside := t.TempDir(), t.TempDir()
-			mustWrite(t, filepath.Join(outside, "target"), "outside")
-			path := tt.setup(t, base, outside)
-			err := Writer{Base: base, WriteHook: tt.hook}.Write(path, []byte("new"))
-			if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
-				t.Fatalf("Write = %v, want error %q", err, tt.err)
-			}
-			if got, _ := os.ReadFile(filepath.Join(outside, "target")); string(got) != "outside" {
-				t.Errorf("the file outside holds %q", got)
-			}
-			if tt.want != "" {
-				if got, _ := os.ReadFile(path); string(got) != tt.want {
-					t.Errorf("%s holds %q, want %q", path, got, tt.want)
+		for via, write := range map[string]func(w Writer, path string, data []byte) error{"Write": Writer.Write, "WriteFrom": writeFrom} {
+			t.Run(tt.name+"/"+via, func(t *testing.T) {
+				base, outside := t.TempDir(), t.TempDir()
+				mustWrite(t, filepath.Join(outside, "target"), "outside")
+				path := tt.setup(t, base, outside)
+				err := write(Writer{Base: base, WriteHook: tt.hook}, path, []byte("new"))
+				if tt.err == "" && err != nil || tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)) {
+					t.Fatalf("%s = %v, want error %q", via, err, tt.err)
 				}
-				entries, _ := os.ReadDir(filepath.Dir(path))
-				for _, e := range entries {
-					if strings.Contains(e.Name(), ".tmp-") {
-						t.Errorf("temporary file left: %s", e.Name())
+				if got, _ := os.ReadFile(filepath.Join(outside, "target")); string(got) != "outside" {
+					t.Errorf("the file outside holds %q", got)
+				}
+				if tt.want != "" {
+					if got, _ := os.ReadFile(path); string(got) != tt.want {
+						t.Errorf("%s holds %q, want %q", path, got, tt.want)
+					}
+					entries, _ := os.ReadDir(filepath.Dir(path))
+					for _, e := range entries {
+						if strings.Contains(e.Name(), ".tmp-") {
+							t.Errorf("temporary file left: %s", e.Name())
+						}
 					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
