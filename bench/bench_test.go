@@ -114,7 +114,8 @@ func BenchmarkToolCall(b *testing.B) {
 				if tool == "get_entity" {
 					input = map[string]string{"id": EntityID(entities / 2)}
 				}
-				agent := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+				// inline, as the reference solvers are (env.Inline)
+				agent := env.Inline(env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 					b.ResetTimer()
 					stop := measureCPU(b)
 					defer stop()
@@ -125,7 +126,7 @@ func BenchmarkToolCall(b *testing.B) {
 					}
 					b.StopTimer()
 					return "done", nil
-				})
+				}))
 				b.ReportAllocs()
 				o, err := runner.Run(context.Background(), e, task, agent, runner.Config{MaxToolCalls: b.N + 1, Timeout: time.Hour})
 				if err != nil {

@@ -106,8 +106,9 @@ func Tools() []env.Tool[State] {
 	}
 }
 
-// Solver wins the entity its task names: one read, one write.
-var Solver = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+// Solver wins the entity its task names: one read, one write. It is inline
+// (env.Inline), as the reference solvers are.
+var Solver = env.Inline(env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 	var task struct{ Entity string }
 	var ok bool
 	if task.Entity, ok = strings.CutPrefix(in.Task, "Win entity "); !ok {
@@ -120,7 +121,7 @@ var Solver = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, er
 		return nil, fmt.Errorf("set_status: %s", r.Output)
 	}
 	return "won " + task.Entity, nil
-})
+}))
 
 // Environment returns the synthetic environment "synth" with tasks tasks
 // (task i asks to win entity i mod entities) and a state of entities

@@ -22,6 +22,22 @@ type AgentFunc func(ctx context.Context, in AgentInput) (any, error)
 // Run calls f.
 func (f AgentFunc) Run(ctx context.Context, in AgentInput) (any, error) { return f(ctx, in) }
 
+// Inline marks a as an agent whose tool calls may run on the goroutine that
+// makes them, for an agent that calls tools from its own goroutine only and
+// holds nothing a tool that never returns would leave behind (a process, a
+// connection, a client waiting for an answer). The runner then runs each of
+// its calls there, without handing it to a goroutine of its own and back,
+// which costs two wake-ups a call; a tool that never returns then holds
+// the agent's goroutine, and the rollout's end abandons both. Without the
+// mark, such a call returns a tool_abandoned error to the agent at the
+// rollout's end. The reference solvers and replay agents are inline.
+func Inline(a Agent) Agent { return inlineAgent{a} }
+
+type inlineAgent struct{ Agent }
+
+// InlineCalls says the agent is inline (see Inline).
+func (inlineAgent) InlineCalls() {}
+
 // AgentInput is what an agent receives.
 type AgentInput struct {
 	Task  string // the task's instruction, the only text of the task the agent sees

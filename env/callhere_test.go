@@ -64,8 +64,30 @@ func TestAbandonGivesUpACallHere(t *testing.T) {
 	}
 }
 
-// A tool that ends the caller's goroutine (runtime.Goexit, as t.FailNow
-// does) is abandoned as it does: the world keeps the state from before.
+// A tool that ends the goroutine Call runs it on (runtime.Goexit, as
+// t.FailNow does) fails the call as a panic does: the state is as before
+// and the world takes calls.
+func TestGoexitInCallIsAnError(t *testing.T) {
+	exits := Tool[counters]{Name: "exits", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
+		s.Items[0].Value = 42
+		runtime.Goexit()
+		return nil, nil
+	}}
+	w := worldOf(t, newCounters, []Tool[counters]{exits, readTool()}, false)
+	before := state(t, w)
+	if _, err := w.Call(context.Background(), "exits", json.RawMessage(`{}`)); AsToolError(err).Code != "tool_goexit" {
+		t.Fatalf("Call = %v, want tool_goexit", err)
+	}
+	if after := state(t, w); after != before {
+		t.Errorf("state = %s, want the state from before the call, %s", after, before)
+	}
+	if _, err := w.Call(context.Background(), "read", json.RawMessage(`{}`)); err != nil {
+		t.Errorf("call after: %v", err)
+	}
+}
+
+// A tool that ends the caller's goroutine under CallHere is abandoned as
+// it does: the world keeps the state from before.
 func TestGoexitInCallHereAbandonsTheCall(t *testing.T) {
 	exits := Tool[counters]{Name: "exits", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
 		s.Items[0].Value = 42

@@ -236,8 +236,7 @@ func (w *world[S]) end(c *toolCall[S]) (out json.RawMessage, err error) {
 
 // toolCall is a call in flight: a world makes one and reuses it for each of
 // its calls, which never overlap. exec sets value and err; run, handed to
-// another goroutine by Call, then signals done (not when the tool ends its
-// goroutine with runtime.Goexit: the call then waits for ctx).
+// another goroutine by Call, then signals done.
 type toolCall[S any] struct {
 	ctx   context.Context
 	tool  *boundTool[S]
@@ -252,8 +251,17 @@ type toolCall[S any] struct {
 }
 
 func (c *toolCall[S]) runTool() {
+	returned := false
+	defer func() {
+		if !returned {
+			// the tool ended the goroutine (runtime.Goexit): an error, as
+			// a panic is, and the state is put back
+			c.value, c.err = nil, Errorf("tool_goexit", "tool %s ended its goroutine (runtime.Goexit) without returning", c.name)
+		}
+		c.done <- struct{}{}
+	}()
 	c.exec()
-	c.done <- struct{}{}
+	returned = true
 }
 
 // exec runs the tool; a panic is its error.

@@ -469,6 +469,10 @@ func (a *replayAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	return a.Agent.Run(ctx, in)
 }
 
+// InlineCalls says the replay is inline, as the script it plays (see
+// env.Inline).
+func (a *replayAgent) InlineCalls() {}
+
 // OutputFrom names the file the agent's final output was read from.
 func (a *replayAgent) OutputFrom() string { return a.outputFrom }
 

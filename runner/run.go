@@ -141,7 +141,9 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 	_, canonicalOutputs := world.(interface{ CanonicalOutputs() })
 	s := &session{world: world, trace: trace, max: cfg.MaxToolCalls, clock: cfg.Clock,
 		ctx: actx, slot: make(chan struct{}, 1), canonical: canonicalOutputs}
-	s.here, _ = world.(callerRunner)
+	if _, ok := agent.(interface{ InlineCalls() }); ok {
+		s.here, _ = world.(callerRunner)
+	}
 	if src, ok := world.(specSource); ok {
 		s.specOf = src.ToolSpec
 	} else {
@@ -446,10 +448,10 @@ func (s *session) settle(c flight, out json.RawMessage, traced any, isErr bool) 
 }
 
 // callerRunner is a world that runs a call on the caller's goroutine (a
-// world env.New made is one): a call then costs no hand-over to another
-// goroutine and back. A tool that does not return holds the agent's
-// goroutine, which the runner abandons anyway; Abandon then gives the call
-// up (see quiesce).
+// world env.New made is one), which the runner uses for an inline agent
+// (env.Inline): a call then costs no hand-over to another goroutine and
+// back. A tool that does not return holds the agent's goroutine, which the
+// runner abandons anyway; Abandon then gives the call up (see quiesce).
 type callerRunner interface {
 	CallHere(ctx context.Context, name string, input json.RawMessage) (json.RawMessage, error)
 	Abandon() error

@@ -27,7 +27,7 @@ type ScriptCall struct {
 // as the error it now is and the script goes on: the verifier and the oracle
 // judge the outcome. It stops early when the runner cancels it.
 func ScriptAgent(s Script) env.Agent {
-	return env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+	return env.Inline(env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 		for i, c := range s.Calls {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("script stopped before call %d: %w", i+1, context.Cause(ctx))
@@ -42,5 +42,5 @@ func ScriptAgent(s Script) env.Agent {
 			return nil, nil
 		}
 		return s.Output, nil
-	})
+	}))
 }

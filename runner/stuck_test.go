@@ -53,25 +53,33 @@ var callsStuck = env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any
 // such a rollout is tried again with twice the timeout, and only a rollout
 // whose stuck tool ran is judged, on everything below.
 //
-// It is run with the world env.New makes, whose calls run on the agent's
-// goroutine (the runner gives the stuck one up at the end), and with the
-// same world seen only as an env.World, whose Call runs each tool on a
-// goroutine of its own (the world gives the stuck one up when the rollout's
-// context ends): the outcome is the same.
+// The outcome is the same whether the stuck call runs on an inline agent's
+// goroutine (the runner gives it up at the end), or on a goroutine of its
+// own, for an agent that is not inline or a world seen only as an
+// env.World (the world gives it up when the rollout's context ends).
 func TestStuckToolTimesOut(t *testing.T) {
-	for _, how := range []string{"here", "call"} {
-		t.Run(how, func(t *testing.T) { testStuckToolTimesOut(t, how == "call") })
+	tests := []struct {
+		name  string
+		agent env.Agent
+		plain bool
+	}{
+		{"inline agent", env.Inline(callsStuck), false},
+		{"agent", callsStuck, false},
+		{"inline agent, plain world", env.Inline(callsStuck), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { testStuckToolTimesOut(t, tt.agent, tt.plain) })
 	}
 }
 
-func testStuckToolTimesOut(t *testing.T, plain bool) {
+func testStuckToolTimesOut(t *testing.T, agent env.Agent, plain bool) {
 	var o *Outcome
 	for timeout := 50 * time.Millisecond; ; timeout *= 2 {
 		e, entered := newStuckToy(t)
 		if plain {
 			e = plainWorlds{e}
 		}
-		o = run(t, e, callsStuck, Config{Timeout: timeout, Grace: 50 * time.Millisecond})
+		o = run(t, e, agent, Config{Timeout: timeout, Grace: 50 * time.Millisecond})
 		if isClosed(entered) {
 			break
 		}
@@ -122,16 +130,20 @@ func isClosed(c <-chan struct{}) bool {
 }
 
 func TestStuckToolDoesNotHoldCancellation(t *testing.T) {
-	e, entered := newStuckToy(t)
-	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() {
-		// cancelled once the stuck tool runs, never before
-		<-entered
-		cancel(errors.New("interrupted"))
-	}()
-	_, err := Run(ctx, e, toyTask(t, e), callsStuck, Config{Timeout: time.Hour, Grace: 50 * time.Millisecond})
-	if err == nil || !strings.Contains(err.Error(), "interrupted") {
-		t.Errorf("err = %v, want the cancellation's cause", err)
+	for name, agent := range map[string]env.Agent{"inline agent": env.Inline(callsStuck), "agent": callsStuck} {
+		t.Run(name, func(t *testing.T) {
+			e, entered := newStuckToy(t)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			go func() {
+				// cancelled once the stuck tool runs, never before
+				<-entered
+				cancel(errors.New("interrupted"))
+			}()
+			_, err := Run(ctx, e, toyTask(t, e), agent, Config{Timeout: time.Hour, Grace: 50 * time.Millisecond})
+			if err == nil || !strings.Contains(err.Error(), "interrupted") {
+				t.Errorf("err = %v, want the cancellation's cause", err)
+			}
+		})
 	}
 }
 
@@ -157,9 +169,12 @@ func TestAbandonedWorldRefusesCalls(t *testing.T) {
 	}
 }
 
-// A tool that ends the agent's goroutine (runtime.Goexit, as t.FailNow
-// does) ends the rollout at once as an agent error, graded on the state
-// from before that call; so does an agent that ends its own goroutine.
+// A tool that ends its goroutine (runtime.Goexit, as t.FailNow does) fails
+// its call and leaves the state as it was. Run on an inline agent's
+// goroutine it ends that goroutine too: the rollout ends at once as an
+// agent error; run on a goroutine of its own, the call is a tool_goexit
+// error and the agent goes on. An agent that ends its own goroutine ends
+// the rollout at once as an agent error. None waits for the timeout.
 func TestGoexitEndsTheRollout(t *testing.T) {
 	exits := env.Tool[toyState]{Name: "exits", Description: "Ends its goroutine.", InputSchema: `{"type":"object"}`,
 		Run: func(_ context.Context, s *toyState, _ json.RawMessage) (any, error) {
@@ -168,22 +183,35 @@ func TestGoexitEndsTheRollout(t *testing.T) {
 			return nil, nil
 		}}
 	e := newToyWith(t, append(toyTools(), exits), toyVerifier(setToFive), nil)
-	agents := map[string]env.Agent{
-		"tool": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-			in.Call(ctx, "exits", nil)
-			return "unreachable", nil
-		}),
-		"agent": env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+	callsExits := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		r := in.Call(ctx, "exits", nil)
+		return string(r.Output), nil
+	})
+	tests := []struct {
+		name   string
+		agent  env.Agent
+		reason string
+		output string // in the result, for a completed rollout
+	}{
+		{"tool on the inline agent's goroutine", env.Inline(callsExits), AgentError, ""},
+		{"tool on its own goroutine", callsExits, Completed, "tool_goexit"},
+		{"agent", env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
 			runtime.Goexit()
 			return "unreachable", nil
-		}),
+		}), AgentError, ""},
 	}
-	for name, a := range agents {
-		t.Run(name, func(t *testing.T) {
-			o := run(t, e, a, Config{Timeout: time.Hour})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := run(t, e, tt.agent, Config{Timeout: time.Hour})
 			r := o.Result
-			if r.TerminationReason != AgentError || r.Error == nil || !strings.Contains(*r.Error, "Goexit") {
-				t.Errorf("termination %s, result %s; want %s, its error naming Goexit", r.TerminationReason, o.Artifacts.Result, AgentError)
+			if r.TerminationReason != tt.reason {
+				t.Fatalf("termination %s, result %s; want %s", r.TerminationReason, o.Artifacts.Result, tt.reason)
+			}
+			if tt.reason == AgentError && (r.Error == nil || !strings.Contains(*r.Error, "Goexit")) {
+				t.Errorf("result %s: want its error naming Goexit", o.Artifacts.Result)
+			}
+			if !strings.Contains(string(r.AgentOutput), tt.output) {
+				t.Errorf("agent output %s, want it to hold %q", r.AgentOutput, tt.output)
 			}
 			if !o.Diff.Empty() {
 				t.Errorf("state diff = %s, want none: the call's write is dropped", o.Artifacts.StateDiff)
