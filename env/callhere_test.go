@@ -68,13 +68,7 @@ func TestAbandonGivesUpACallHere(t *testing.T) {
 // t.FailNow does) fails the call as a panic does: the state is as before
 // and the world takes calls.
 func TestGoexitInCallIsAnError(t *testing.T) {
-	exits := Tool[counters]{Name: "exits", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
-		s.Items[0].Value = 42
-		runtime.Goexit()
-		return nil, nil
-	}}
-	w := worldOf(t, newCounters, []Tool[counters]{exits, readTool()}, false)
-	before := state(t, w)
+	w, before := exitingWorld(t)
 	if _, err := w.Call(context.Background(), "exits", json.RawMessage(`{}`)); AsToolError(err).Code != "tool_goexit" {
 		t.Fatalf("Call = %v, want tool_goexit", err)
 	}
@@ -89,13 +83,7 @@ func TestGoexitInCallIsAnError(t *testing.T) {
 // A tool that ends the caller's goroutine under CallHere is abandoned as
 // it does: the world keeps the state from before.
 func TestGoexitInCallHereAbandonsTheCall(t *testing.T) {
-	exits := Tool[counters]{Name: "exits", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
-		s.Items[0].Value = 42
-		runtime.Goexit()
-		return nil, nil
-	}}
-	w := worldOf(t, newCounters, []Tool[counters]{exits, readTool()}, false)
-	before := state(t, w)
+	w, before := exitingWorld(t)
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
@@ -109,4 +97,17 @@ func TestGoexitInCallHereAbandonsTheCall(t *testing.T) {
 	if _, err := w.Call(context.Background(), "read", json.RawMessage(`{}`)); AsToolError(err).Code != "world_abandoned" {
 		t.Errorf("call after the goroutine ended: %v, want world_abandoned", err)
 	}
+}
+
+// exitingWorld is a world with a tool, exits, that writes and then ends its
+// goroutine, and its state before any call.
+func exitingWorld(t *testing.T) (World, string) {
+	t.Helper()
+	exits := Tool[counters]{Name: "exits", Run: func(_ context.Context, s *counters, _ json.RawMessage) (any, error) {
+		s.Items[0].Value = 42
+		runtime.Goexit()
+		return nil, nil
+	}}
+	w := worldOf(t, newCounters, []Tool[counters]{exits, readTool()}, false)
+	return w, state(t, w)
 }

@@ -42,28 +42,25 @@ type Writer struct {
 // Something other than a regular file at path is an error naming it. On
 // failure the temporary file is removed and path is untouched.
 func (w Writer) Write(path string, data []byte) error {
-	w.NoSync = false // renamed at once: nothing else would sync it
-	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
-		return err
-	}
-	if err := safeio.CheckWriteTarget(path); err != nil {
-		return err
-	}
-	tmp, err := w.WriteTemp(path, data)
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return SyncDir(filepath.Dir(path))
+	return w.replace(path, w.fill(data))
 }
 
 // WriteFrom is Write for content that write writes, in pieces: what a
 // reader sees at path is the old file or all of what write wrote. An
 // error from write leaves path untouched.
 func (w Writer) WriteFrom(path string, write func(io.Writer) error) error {
+	return w.replace(path, func(f *os.File) error {
+		bw := bufio.NewWriterSize(f, 64<<10)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// replace puts at path a new file that fill writes.
+func (w Writer) replace(path string, fill func(f *os.File) error) error {
+	w.NoSync = false // renamed at once: nothing else would sync it
 	if err := safeio.CheckChain(w.Base, filepath.Dir(path)); err != nil {
 		return err
 	}
@@ -73,13 +70,7 @@ func (w Writer) WriteFrom(path string, write func(io.Writer) error) error {
 	if err := w.MakeDir(filepath.Dir(path)); err != nil {
 		return err
 	}
-	tmp, err := w.tempWith(path, func(f *os.File) error {
-		bw := bufio.NewWriterSize(f, 64<<10)
-		if err := write(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	tmp, err := w.tempWith(path, fill)
 	if err != nil {
 		return err
 	}
@@ -140,14 +131,19 @@ var tempCount atomic.Uint64
 // temporary file is named for path, this process and a counter, and
 // created only if no such file exists.
 func (w Writer) WriteTempIn(path string, data []byte) (name string, err error) {
+	return w.tempWith(path, w.fill(data))
+}
+
+// fill writes data to a temporary file (with WriteHook, when set).
+func (w Writer) fill(data []byte) func(f *os.File) error {
 	write := w.WriteHook
 	if write == nil {
 		write = (*os.File).Write
 	}
-	return w.tempWith(path, func(f *os.File) error {
+	return func(f *os.File) error {
 		_, err := write(f, data)
 		return err
-	})
+	}
 }
 
 // tempWith makes a new temporary file for path, lets fill write it,
