@@ -326,10 +326,12 @@ type session struct {
 	ctx    context.Context // the rollout's context, given to tools
 	slot   chan struct{}   // held by the call in flight; taken for good by the runner at the end
 	// here is set when the world runs calls on the agent's goroutine (see
-	// callerRunner); flight is then the call taken last, and dropped the
-	// id of a call the runner gave up (see quiesce)
+	// callerRunner); flight is then the call taken last, settled the id
+	// of the last call recorded, and dropped the id of a call the runner
+	// gave up and recorded itself (see quiesce)
 	here    callerRunner
 	flight  flight
+	settled int
 	dropped int
 	// canonical is set when the world's outputs are canonical JSON (it has
 	// CanonicalOutputs), as the session's own tool errors are
@@ -438,6 +440,7 @@ type flight struct {
 
 // settle counts and records the answer of call c; s.mu is held.
 func (s *session) settle(c flight, out json.RawMessage, traced any, isErr bool) {
+	s.settled = c.id
 	if isErr {
 		s.errors++
 	}
@@ -473,9 +476,13 @@ func (s *session) quiesce() {
 		if err := s.here.Abandon(); err != nil {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			out := toolErrorJSON(env.AsToolError(err))
-			s.dropped = s.flight.id
-			s.settle(s.flight, out, canon.Compacted(out), true)
+			// unless the tool returned in the meantime and its call was
+			// recorded with the world's tool_abandoned error
+			if s.settled != s.flight.id {
+				out := toolErrorJSON(env.AsToolError(err))
+				s.dropped = s.flight.id
+				s.settle(s.flight, out, canon.Compacted(out), true)
+			}
 			return
 		}
 	}
