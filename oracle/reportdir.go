@@ -53,30 +53,29 @@ type ReportDir struct {
 // ReportFiles are the report files of a report folder.
 var ReportFiles = []string{"index.html", "report.json", "report.md", "report.txt", "report.xml"}
 
-// OpenReportDir makes the report folder dir if it is missing and looks at
-// what is in it; Close drops what Add kept.
+// OpenReportDir looks at the report folder dir, which Finish makes when it
+// is missing; Close drops what Add kept.
 func OpenReportDir(dir string) (*ReportDir, error) {
-	switch info, err := os.Stat(dir); {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("report dir: %w", err)
-		}
-	case err != nil:
-		return nil, fmt.Errorf("report dir: %w", err)
-	case !info.IsDir():
-		return nil, fmt.Errorf("report dir: %s is not a folder; name a folder", dir)
-	}
-	d := &ReportDir{dir: dir, fresh: newFreshSpool()}
+	d := &ReportDir{dir: dir}
 	if err := d.look(); err != nil {
-		d.Close()
 		return nil, err
 	}
+	d.fresh = newFreshSpool()
 	return d, nil
 }
 
-// look refuses what the folder holds where oracle writes: a report file
-// that is not a regular file, a symlink under fresh/.
+// look refuses a report folder that is not a folder and what it holds
+// where oracle writes: a report file that is not a regular file, a symlink
+// under fresh/. A folder that is missing holds nothing.
 func (d *ReportDir) look() error {
+	switch info, err := os.Stat(d.dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("report dir: %w", err)
+	case !info.IsDir():
+		return fmt.Errorf("report dir: %s is not a folder; name a folder", d.dir)
+	}
 	for _, name := range ReportFiles {
 		if err := checkReportFile(filepath.Join(d.dir, name)); err != nil {
 			return fmt.Errorf("report dir: %w", err)
@@ -109,6 +108,9 @@ func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
 	// look again: the folder may have changed while the cases ran
 	if err := d.look(); err != nil {
 		return err
+	}
+	if err := os.MkdirAll(d.dir, 0o755); err != nil {
+		return fmt.Errorf("report dir: %w", err)
 	}
 	w := atomicfile.Writer{Base: d.dir}
 	for _, name := range slices.Sorted(maps.Keys(reports)) {
