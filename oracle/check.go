@@ -9,8 +9,10 @@ import (
 	"github.com/agent-oracle/oracle/env"
 )
 
-// CheckResult is a report with the fresh artifacts of the cases that did not
-// match, for --report-dir.
+// CheckResult is a whole report with the fresh artifacts of the cases that
+// did not match, for a caller that keeps the whole check (Check); the
+// oracle command writes its reports and report folder from the cases as
+// they end instead (CheckEach, ReportDir).
 type CheckResult struct {
 	Report *Report
 	// Fresh holds the fresh artifacts of every case that is changed, missing
