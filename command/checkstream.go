@@ -150,9 +150,7 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 // mergedCases hands the cases of a merged report on, as checkEach hands
 // those of a check, and returns the report without them.
 func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
-	code := ExitOK
 	for _, cr := range r.Cases {
-		code = max(code, checkExits[cr.Status])
 		if cr.Status == oracle.StatusError {
 			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, named(c, cr.Error))
 		}
@@ -160,9 +158,7 @@ func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseRepo
 			return nil, 0, err
 		}
 	}
-	rep := *r
-	rep.Cases = nil
-	return &rep, code, nil
+	return withCases(r, nil), checkExit(r), nil
 }
 
 // exitWith is the error of a check that exits with code.
