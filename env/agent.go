@@ -30,7 +30,8 @@ func (f AgentFunc) Run(ctx context.Context, in AgentInput) (any, error) { return
 // which costs two wake-ups a call; a tool that never returns then holds
 // the agent's goroutine, and the rollout's end abandons both. Without the
 // mark, such a call returns a tool_abandoned error to the agent at the
-// rollout's end. The reference solvers and replay agents are inline.
+// rollout's end. The reference solvers and replay agents are inline. The
+// agent Inline returns has a's Run and the mark, no other method of a.
 func Inline(a Agent) Agent { return inlineAgent{a} }
 
 type inlineAgent struct{ Agent }
