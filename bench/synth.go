@@ -94,7 +94,7 @@ func Tools() []env.Tool[State] {
 				}
 				return s.Entities[i], nil
 			})},
-		{Name: "set_status", Description: "Sets an entity's status.", InputSchema: statusSchema, Writes: []string{"entities"},
+		{Name: "set_status", Description: "Sets an entity's status.", InputSchema: statusSchema, Writes: []string{"entities[id]"},
 			Run: env.Typed(func(_ context.Context, s *State, in statusIn) (any, error) {
 				i, err := find(s, in.ID)
 				if err != nil {

@@ -142,11 +142,11 @@ func New[S any](d Definition[S]) (Environment, error) {
 		if err := json.Unmarshal([]byte(schema), &probe); err != nil {
 			return nil, fmt.Errorf("environment %s: tool %s: input schema is not a JSON object: %w", d.Name, t.Name, err)
 		}
-		writes, err := declaredWrites(st, e.fields, t.Name, t.ReadOnly, t.Writes)
+		writes, whole, members, err := declaredWrites(st, e.fields, t.Name, t.ReadOnly, t.Writes)
 		if err != nil {
 			return nil, fmt.Errorf("environment %s: %w", d.Name, err)
 		}
-		e.tools[t.Name] = &boundTool[S]{Tool: t, writes: writes, spec: len(e.specs)}
+		e.tools[t.Name] = &boundTool[S]{Tool: t, writes: writes, whole: whole, members: members, spec: len(e.specs)}
 		e.specs = append(e.specs, ToolSpec{Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(schema), ReadOnly: t.ReadOnly})
 	}
 	for i := range d.Verifiers {
@@ -271,6 +271,7 @@ func (e *environment[S]) Open(task Task) (World, error) {
 		w.pristine = new(S)
 		if e.def.CheckReadOnly {
 			deepCopy(w.pristine, s)
+			w.ownAll()
 		} else {
 			*w.pristine = *s
 		}

@@ -46,6 +46,15 @@ type Tool[S any] struct {
 	// fails with the tool error writes_violated and is undone. A tool
 	// cannot be both ReadOnly and declare Writes; New rejects a name that is
 	// not a field of the state.
+	//
+	// A name with a property of the input in brackets,
+	// "opportunities[opportunityId]", declares that Run changes, of that
+	// field (a list of objects with a string "id"), only the member whose
+	// id is the input's property, and may append members: it leaves the
+	// others where and as they are. A call then costs a copy of that member
+	// rather than of the list, but for the first write of the list in a
+	// rollout (see members.go). The checked mode fails a call that changes
+	// another member or removes one.
 	Writes []string
 }
 

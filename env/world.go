@@ -47,14 +47,20 @@ type world[S any] struct {
 	// another goroutine while CallHere runs a tool
 	mu       sync.Mutex
 	inflight *toolCall[S] // the call whose tool is running, if any
+	// own has a bit set for each field whose list no other value refers to
+	// (see owned)
+	own [2]uint64
 }
 
 // boundTool is a tool with its Writes resolved to positions in the
-// environment's state fields (nil: it may write anywhere).
+// environment's state fields (writes nil: it may write anywhere): those it
+// writes whole, and its member writes (see members.go).
 type boundTool[S any] struct {
 	*Tool[S]
-	writes []int
-	spec   int // its place in the environment's specs
+	writes  []int
+	whole   []int
+	members []memberWrite
+	spec    int // its place in the environment's specs
 }
 
 // CanonicalOutputs says that the outputs of Call are JSON as canon.Compact
@@ -183,7 +189,7 @@ func (w *world[S]) begin(ctx context.Context, name string, input json.RawMessage
 		return nil, Errorf("rollout_ended", "tool %s not run: %v", name, err)
 	}
 	w.final = nil
-	snap, err := w.snapshot(tool)
+	snap, err := w.snapshot(tool, input)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot state before %s: %w", name, err)
 	}
@@ -286,17 +292,26 @@ type snapshot[S any] struct {
 	typed   *S
 	json    []byte
 	guarded [][]byte
+	// members are the members the call may change, as they were, and own
+	// which lists the state owned (see members.go); guards, in the checked
+	// mode, the members it must not change
+	members []savedMember
+	own     [2]uint64
+	guards  []memberGuard
 }
 
 func (s snapshot[S]) taken() bool { return s.typed != nil || s.json != nil }
 
-func (w *world[S]) snapshot(tool *boundTool[S]) (snap snapshot[S], err error) {
+func (w *world[S]) snapshot(tool *boundTool[S], input json.RawMessage) (snap snapshot[S], err error) {
 	if w.env.def.CheckReadOnly {
 		if snap.json, err = json.Marshal(w.state); err != nil {
 			return snap, err
 		}
 		if tool.writes != nil {
 			if snap.guarded, err = w.guardedFields(tool.writes); err != nil {
+				return snap, err
+			}
+			if snap.guards, err = w.guardMembers(tool, input); err != nil {
 				return snap, err
 			}
 		}
@@ -307,7 +322,15 @@ func (w *world[S]) snapshot(tool *boundTool[S]) (snap snapshot[S], err error) {
 	if w.env.copyable {
 		snap.typed = new(S)
 		*snap.typed = *w.state
-		w.detach(tool.writes)
+		snap.own = w.own
+		if tool.writes == nil {
+			w.detach(nil)
+			return snap, nil
+		}
+		w.detach(tool.whole)
+		for i := range tool.members {
+			w.detachMember(&tool.members[i], input, &snap)
+		}
 		return snap, nil
 	}
 	if snap.json == nil {
@@ -324,7 +347,11 @@ func (w *world[S]) abandonedState(snap snapshot[S]) json.RawMessage {
 	case snap.json != nil:
 		return snap.json
 	case snap.typed != nil:
-		if data, err := json.Marshal(snap.typed); err == nil {
+		before := snap.typed
+		if len(snap.members) > 0 {
+			before = w.withMembersBefore(snap)
+		}
+		if data, err := json.Marshal(before); err == nil {
 			return data
 		}
 	}
@@ -351,7 +378,10 @@ func (w *world[S]) checkDeclaration(tool *boundTool[S], before snapshot[S]) erro
 			return Errorf("read_only_violated", "tool %s is declared ReadOnly but changed the state; remove ReadOnly from the tool or stop it writing", tool.Name)
 		}
 	case tool.writes != nil:
-		return w.checkWrites(tool.Name, before.guarded)
+		if err := w.checkWrites(tool.Name, before.guarded); err != nil {
+			return err
+		}
+		return w.checkMembers(tool.Name, before.guards)
 	}
 	return nil
 }
@@ -364,6 +394,8 @@ func (w *world[S]) checkDeclaration(tool *boundTool[S], before snapshot[S]) erro
 func (w *world[S]) restore(snap snapshot[S]) error {
 	if snap.json == nil {
 		*w.state = *snap.typed
+		w.putMembersBack(snap)
+		w.own = snap.own
 		return nil
 	}
 	fresh := new(S)
@@ -371,6 +403,7 @@ func (w *world[S]) restore(snap snapshot[S]) error {
 		return err
 	}
 	*w.state = *fresh
+	w.ownAll() // decoded afresh: no other value refers to it
 	return nil
 }
 

@@ -15,7 +15,8 @@ import (
 // Writes, or of the whole state when it declares nothing. The tool changes
 // those copies; the originals stay as they were, so a failed call is undone
 // by putting the shallow copy back, and the initial state the verifier
-// receives can share every field no tool wrote.
+// receives can share every field no tool wrote. A tool that declares it
+// writes one member of a list copies that member only (members.go).
 
 // stateField is a top-level field of a struct state.
 type stateField struct {
@@ -48,20 +49,22 @@ func stateFields(t reflect.Type) []stateField {
 	return out
 }
 
-// declaredWrites resolves a tool's Writes to positions in fields. nil means
-// the tool declared nothing: it may write anywhere.
-func declaredWrites(t reflect.Type, fields []stateField, tool string, readOnly bool, writes []string) ([]int, error) {
+// declaredWrites resolves a tool's Writes to positions in fields: all of
+// them (nil when the tool declared nothing: it may write anywhere), those
+// it writes whole, and its member writes (see members.go).
+func declaredWrites(t reflect.Type, fields []stateField, tool string, readOnly bool, writes []string) (declared, whole []int, members []memberWrite, err error) {
 	if len(writes) == 0 {
-		return nil, nil
+		return nil, nil, nil, nil
 	}
 	if readOnly {
-		return nil, fmt.Errorf("tool %s declares both ReadOnly and Writes; a tool that writes is not read-only", tool)
+		return nil, nil, nil, fmt.Errorf("tool %s declares both ReadOnly and Writes; a tool that writes is not read-only", tool)
 	}
 	if t.Kind() != reflect.Struct {
-		return nil, fmt.Errorf("tool %s declares Writes, which name fields of the state, but the state type %s is not a struct; remove Writes", tool, t)
+		return nil, nil, nil, fmt.Errorf("tool %s declares Writes, which name fields of the state, but the state type %s is not a struct; remove Writes", tool, t)
 	}
-	out := make([]int, 0, len(writes))
-	for _, name := range writes {
+	declared, whole = make([]int, 0, len(writes)), make([]int, 0, len(writes))
+	for _, entry := range writes {
+		name, key, member := parseWrite(entry)
 		at := -1
 		for i, f := range fields {
 			if f.name == name {
@@ -73,11 +76,25 @@ func declaredWrites(t reflect.Type, fields []stateField, tool string, readOnly b
 			for i, f := range fields {
 				names[i] = f.name
 			}
-			return nil, fmt.Errorf("tool %s: Writes names %q, which is not a field of the state; its fields (by JSON name): %s", tool, name, strings.Join(names, ", "))
+			return nil, nil, nil, fmt.Errorf("tool %s: Writes names %q, which is not a field of the state; its fields (by JSON name): %s", tool, name, strings.Join(names, ", "))
 		}
-		out = append(out, at)
+		declared = append(declared, at)
+		if !member {
+			whole = append(whole, at)
+			continue
+		}
+		m, err := newMemberWrite(tool, at, fields[at], key)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		members = append(members, m)
 	}
-	return out, nil
+	for _, m := range members {
+		if declares(whole, m.field) {
+			return nil, nil, nil, fmt.Errorf("tool %s: Writes names %s both alone and with a member; keep one", tool, fields[m.field].name)
+		}
+	}
+	return declared, whole, members, nil
 }
 
 // detach gives the state fresh deep copies of the fields at those
@@ -87,11 +104,13 @@ func (w *world[S]) detach(writes []int) {
 	p := unsafe.Pointer(w.state)
 	if writes == nil {
 		w.env.copy.fix(p)
+		w.ownAll()
 		return
 	}
 	for _, i := range writes {
 		f := w.env.fields[i]
 		f.copy.fix(unsafe.Add(p, f.offset))
+		w.setOwned(i)
 	}
 }
 
