@@ -245,7 +245,7 @@ func TestMemberWritesDeclared(t *testing.T) {
 	for _, tt := range tests {
 		_, err := New(Definition[ledger]{Name: "ledger", TaskFiles: fstest.MapFS{"tasks/TASK-001.json": {Data: []byte(oneTask)}},
 			NewState: func(Task) (*ledger, error) { return newLedger(), nil },
-			Tools: []Tool[ledger]{{Name: "t", Writes: tt.writes, Run: func(context.Context, *ledger, json.RawMessage) (any, error) { return nil, nil }}}})
+			Tools:    []Tool[ledger]{{Name: "t", Writes: tt.writes, Run: func(context.Context, *ledger, json.RawMessage) (any, error) { return nil, nil }}}})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Writes %q: %v, want an error with %q", tt.writes, err, tt.want)
 		}
