@@ -36,6 +36,14 @@ type memberWrite struct {
 	assign func(dst, src unsafe.Pointer)
 }
 
+// at is the address of member i of the list h.
+func (m *memberWrite) at(h *sliceHeader, i int) unsafe.Pointer {
+	return unsafe.Add(h.data, uintptr(i)*m.size)
+}
+
+// id is the id of the member at p.
+func (m *memberWrite) id(p unsafe.Pointer) string { return *(*string)(unsafe.Add(p, m.idAt)) }
+
 // parseWrite splits a Writes entry into its field name and, for a member
 // write, the input's property that names the member.
 func parseWrite(entry string) (field, key string, member bool) {
@@ -100,10 +108,9 @@ func (w *world[S]) list(s *S, i int) *sliceHeader {
 // copies of what it refers to; a list the state does not own yet, or one
 // where the member cannot be told, is copied whole.
 func (w *world[S]) detachMember(m *memberWrite, input json.RawMessage, snap *snapshot[S]) {
-	f := w.env.fields[m.field]
-	p := unsafe.Add(unsafe.Pointer(w.state), f.offset)
+	h := w.list(w.state, m.field)
 	whole := func() {
-		f.copy.fix(p)
+		w.env.fields[m.field].copy.fix(unsafe.Pointer(h))
 		w.setOwned(m.field)
 	}
 	if !w.owned(m.field) {
@@ -115,10 +122,9 @@ func (w *world[S]) detachMember(m *memberWrite, input json.RawMessage, snap *sna
 		whole()
 		return
 	}
-	h := (*sliceHeader)(p)
 	at := -1
 	for i := range h.len {
-		if *(*string)(unsafe.Add(h.data, uintptr(i)*m.size+m.idAt)) == id {
+		if m.id(m.at(h, i)) == id {
 			if at >= 0 {
 				whole() // two members with that id
 				return
@@ -129,7 +135,7 @@ func (w *world[S]) detachMember(m *memberWrite, input json.RawMessage, snap *sna
 	if at < 0 {
 		return // no such member: the tool may append, and the list's length is put back
 	}
-	member := unsafe.Add(h.data, uintptr(at)*m.size)
+	member := m.at(h, at)
 	saved := reflect.New(m.elem).UnsafePointer()
 	m.assign(saved, member)
 	m.copy.fix(member)
@@ -142,7 +148,7 @@ func (w *world[S]) putMembersBack(snap snapshot[S]) {
 	for k := len(snap.members) - 1; k >= 0; k-- {
 		sm := snap.members[k]
 		h := w.list(w.state, sm.m.field)
-		sm.m.assign(unsafe.Add(h.data, uintptr(sm.index)*sm.m.size), sm.saved)
+		sm.m.assign(sm.m.at(h, sm.index), sm.saved)
 	}
 }
 
@@ -188,8 +194,8 @@ func (w *world[S]) guardMembers(tool *boundTool[S], input json.RawMessage) ([]me
 		h := w.list(w.state, m.field)
 		g := memberGuard{m: m, before: make([][]byte, h.len)}
 		for j := range h.len {
-			member := unsafe.Add(h.data, uintptr(j)*m.size)
-			if named && *(*string)(unsafe.Add(member, m.idAt)) == id {
+			member := m.at(h, j)
+			if named && m.id(member) == id {
 				continue
 			}
 			data, err := json.Marshal(reflect.NewAt(m.elem, member).Interface())
@@ -216,7 +222,7 @@ func (w *world[S]) checkMembers(tool string, guards []memberGuard) error {
 			if before == nil {
 				continue
 			}
-			after, err := json.Marshal(reflect.NewAt(g.m.elem, unsafe.Add(h.data, uintptr(j)*g.m.size)).Interface())
+			after, err := json.Marshal(reflect.NewAt(g.m.elem, g.m.at(h, j)).Interface())
 			if err != nil {
 				return fmt.Errorf("state after tool %s: %w", tool, err)
 			}
