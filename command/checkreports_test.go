@@ -11,7 +11,7 @@ import (
 
 	"github.com/agent-oracle/oracle/fixtures"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/google/go-cmp/cmp"
 	"github.com/urfave/cli/v2"
 )

@@ -8,7 +8,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/urfave/cli/v2"
 )
 

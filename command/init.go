@@ -14,7 +14,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

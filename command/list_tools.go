@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/mcpserve"
-	"github.com/agent-oracle/oracle/openai"
+	"github.com/agent-oracle/oracle/agent/mcpserve"
+	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/urfave/cli/v2"
 )
 

@@ -11,7 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )

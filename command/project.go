@@ -12,7 +12,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
-	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 )
 
 // envPackage finds the folder of the environment's Go package from its

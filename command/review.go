@@ -14,7 +14,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 )

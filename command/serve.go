@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/mcpserve"
+	"github.com/agent-oracle/oracle/agent/mcpserve"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )

@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/agent-oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/fatih/color"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"

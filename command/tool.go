@@ -3,7 +3,7 @@ package command
 import (
 	"fmt"
 
-	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/scaffold"
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

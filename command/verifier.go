@@ -7,7 +7,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/runner"
-	"github.com/agent-oracle/oracle/verifiertest"
+	"github.com/agent-oracle/oracle/runner/verifiertest"
 	"github.com/urfave/cli/v2"
 )
 

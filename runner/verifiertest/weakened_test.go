@@ -6,7 +6,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/calendar"
-	"github.com/agent-oracle/oracle/verifiertest"
+	"github.com/agent-oracle/oracle/runner/verifiertest"
 )
 
 // weakened returns the calendar environment with every verifier's checks

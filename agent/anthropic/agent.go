@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/modelapi"
+	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 )
 
 // Defaults of Config.

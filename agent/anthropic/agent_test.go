@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-oracle/oracle/anthropic"
+	"github.com/agent-oracle/oracle/agent/anthropic"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/runner"
