@@ -8,8 +8,8 @@ import (
 	"sync"
 
 	"github.com/agent-oracle/oracle/agent/anthropic"
-	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/agent/openai"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"

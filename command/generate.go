@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/command/internal/scaffold"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/urfave/cli/v2"
 )
 

@@ -11,10 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/agent/mcpserve"
 	"github.com/agent-oracle/oracle/agent/openai"
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/urfave/cli/v2"
 )
 

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
-	"github.com/agent-oracle/oracle/command/internal/scaffold"
 )
 
 // envPackage finds the folder of the environment's Go package from its

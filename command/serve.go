@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/agent/mcpserve"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )

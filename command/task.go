@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 
-	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/command/internal/scaffold"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/urfave/cli/v2"
 )
 

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/safeio"
-	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/urfave/cli/v2"
 )
 

@@ -18,8 +18,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/agent/internal/modelapi"
+	"github.com/agent-oracle/oracle/env"
 )
 
 // Defaults of Config.

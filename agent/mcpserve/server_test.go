@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/agent/mcpserve"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/internal/mcptest"
-	"github.com/agent-oracle/oracle/agent/mcpserve"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 	"github.com/agent-oracle/oracle/agent/openai"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
