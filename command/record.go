@@ -1,0 +1,129 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/urfave/cli/v2"
+)
+
+// recordCommand is oracle record, which freezes the selected cases as baselines.
+func recordCommand(envs Environments) *cli.Command {
+	return &cli.Command{
+		Name:  "record",
+		Usage: "run the cases and freeze their artifacts as baselines",
+		Description: "Runs every selected case at least twice and writes its artifacts (result.json, state-diff.json,\n" +
+			"calls.json; see --artifacts) to\n" +
+			".silo/baselines/<env>/<agent>/<TASK>.*, only where they changed. A case whose runs differ is\n" +
+			"refused (nondeterministic) and the first differing path is shown. Writes are atomic: each file\n" +
+			"is either its old or its new version. Every case is listed with what was done: wrote, kept,\n" +
+			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
+			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
+			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
+		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
+			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
+			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
+		),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
+			}
+			sel, err := selection(c)
+			if err != nil {
+				return err
+			}
+			if _, err := project(c); err != nil {
+				return err
+			}
+			if sel, err = importReplays(c, envs, sel); err != nil {
+				return err
+			}
+			opts, err := options(c)
+			if err != nil {
+				return err
+			}
+			if opts.Repeat < 2 {
+				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
+			}
+			selected, store, err := selectCases(c, envs, sel)
+			if err != nil {
+				return err
+			}
+			rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				if err := writeJSON(c.App.Writer, struct {
+					FormatVersion int `json:"formatVersion"`
+					*oracle.RecordReport
+				}{FormatVersion, rep}); err != nil {
+					return err
+				}
+			} else {
+				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
+			}
+			for _, rc := range rep.Cases {
+				if rc.Status == oracle.RecordError {
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, named(c, rc.Error))
+				}
+			}
+			if code := recordExit(rep); code != ExitOK {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}
+
+func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
+	width := 9 // the status column fits the longest status listed
+	for _, rc := range rep.Cases {
+		width = max(width, len(rc.Status))
+	}
+	for _, rc := range rep.Cases {
+		status := fmt.Sprintf("%-*s", width, rc.Status)
+		note := ""
+		switch rc.Status {
+		case oracle.RecordWrote:
+			status = s.Good(status)
+		case oracle.RecordKept:
+			status = s.Dim(status)
+		case oracle.RecordRefused:
+			status = s.Bad(status)
+			note = "  nondeterministic: " + rc.Divergence.String()
+		case oracle.RecordError:
+			status = s.Bad(status)
+			note = "  " + rc.Error
+		case oracle.RecordObsolete:
+			status = s.Warn(status)
+			note = "  baseline with no case; --prune removes it"
+		case oracle.RecordRemoved:
+			status = s.Warn(status)
+		case oracle.RecordNotWritten:
+			status = s.Dim(status)
+			note = "  not written: record stopped at an error"
+		}
+		verdict := ""
+		if rc.Verdict != "" {
+			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
+		}
+		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
+	}
+	parts := []string{
+		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),
+		fmt.Sprintf("%d kept", rep.Count(oracle.RecordKept)),
+	}
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{rep.Count(oracle.RecordRemoved), "removed"}, {rep.Count(oracle.RecordObsolete), "obsolete"}, {rep.Count(oracle.RecordRefused), "refused"}, {rep.Count(oracle.RecordError), "failed"}, {rep.Count(oracle.RecordNotWritten), "not written"}} {
+		if x.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.what))
+		}
+	}
+	fmt.Fprintln(w, strings.Join(parts, ", "))
+}
