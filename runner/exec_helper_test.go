@@ -102,7 +102,15 @@ func helperExec(t testing.TB, mode string, env ...string) ExecConfig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ExecConfig{Command: shellQuote(exe), Env: append([]string{"ORACLE_TEST_AGENT=" + mode}, env...)}
+	vars := append([]string{"ORACLE_TEST_AGENT=" + mode}, env...)
+	if testing.CoverMode() != "" {
+		// a binary built with -cover that finds no GOCOVERDIR says so on
+		// stderr as it starts, and the agent's environment is scrubbed of
+		// the test's: the agent's counters go to its own working folder,
+		// which is writable in every sandbox and removed after the run
+		vars = append(vars, "GOCOVERDIR=.")
+	}
+	return ExecConfig{Command: shellQuote(exe), Env: vars}
 }
 
 // shellQuote quotes s for /bin/sh.
