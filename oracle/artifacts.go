@@ -3,39 +3,21 @@ package oracle
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 )
 
-// FreezeFiles sets the artifact files each case freezes and compares
-// (Case.Files): the artifacts of override when it is not nil (record and
-// check --artifacts), otherwise the "baselines" of the case's environment
-// manifest in the project at projectDir, otherwise all of baseline.Files.
-// An environment with no manifest freezes everything; a manifest that
-// cannot be read or names an unknown artifact is an error.
+// FreezeFiles sets the artifact files each selected case freezes and
+// compares (Case.Files), as the cases are made: the artifacts of override
+// when it is not nil (record and check --artifacts), otherwise the
+// "baselines" of the case's environment manifest in the project at
+// projectDir, otherwise all of baseline.Files. An environment with no
+// manifest freezes everything; a manifest that cannot be read or names an
+// unknown artifact is an error.
 //
 // A baseline file of an artifact a case does not freeze is left alone:
 // check does not compare it and record neither writes nor removes it.
-func FreezeFiles(projectDir string, cases []Case, override []string) error {
-	var names []string
-	for _, c := range cases {
-		names = append(names, c.Key.Env)
-	}
-	slices.Sort(names)
-	files, err := envFiles(projectDir, slices.Compact(names), override)
-	if err != nil {
-		return err
-	}
-	for i := range cases {
-		cases[i].Files = files[cases[i].Key.Env]
-	}
-	return nil
-}
-
-// FreezeFiles sets the artifact files of each selected case as the
-// function FreezeFiles does, as the cases are made.
 func (s *Selected) FreezeFiles(projectDir string, override []string) error {
 	files, err := envFiles(projectDir, s.envs, override)
 	if err != nil {
@@ -54,7 +36,7 @@ func (s *Selected) FreezeFiles(projectDir string, override []string) error {
 }
 
 // envFiles returns the artifact files of each environment of names, as
-// FreezeFiles sets them.
+// Selected.FreezeFiles sets them.
 func envFiles(projectDir string, names []string, override []string) (map[string][]string, error) {
 	byEnv := make(map[string][]string, len(names))
 	if override != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,13 +63,22 @@ func TestFreezeFiles(t *testing.T) {
 	calls := store.Path(k, baseline.CallsFile)
 	os.WriteFile(calls, []byte("[]\n"), 0o644) // would differ if compared
 
-	files := func(override []string) []string {
+	// the cases of the project, their files set as FreezeFiles sets them
+	frozen := func(override []string) (CaseStream, error) {
 		t.Helper()
-		cs := cases(t, e)
-		if err := FreezeFiles(project, cs, override); err != nil {
+		s, err := Select(project, []env.Environment{e}, Selection{}, storedKeys())
+		if err != nil {
 			t.Fatal(err)
 		}
-		return cs[0].Files
+		return s.Cases, s.FreezeFiles(project, override)
+	}
+	files := func(override []string) []string {
+		t.Helper()
+		cs, err := frozen(override)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.Collect(cs.All)[0].Files
 	}
 	if got := files(nil); !cmp.Equal(got, []string{"result.json", "state-diff.json"}) {
 		t.Errorf("files from the manifest = %q", got)
@@ -76,28 +86,27 @@ func TestFreezeFiles(t *testing.T) {
 	if got := files([]string{"calls"}); !cmp.Equal(got, []string{"calls.json"}) {
 		t.Errorf("files from --artifacts calls = %q", got)
 	}
-	cs := cases(t, e)
-	if err := FreezeFiles(project, cs, nil); err != nil {
+	cs, err := frozen(nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Check(context.Background(), store, StreamOf(cs), Selection{}, Options{})
+	res, err := checkAll(context.Background(), store, cs, Selection{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Report.Summary.Unchanged != res.Report.Summary.Total {
 		t.Errorf("check compared calls.json though the manifest opts out: %+v", res.Report.Cases[0])
 	}
-	if _, err := Record(context.Background(), store, StreamOf(cs), Selection{}, RecordOptions{}); err != nil {
+	if _, err := Record(context.Background(), store, cs, Selection{}, RecordOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(calls); string(data) != "[]\n" {
 		t.Errorf("record touched the calls.json it does not freeze: %q", data)
 	}
-	cs = cases(t, e)
-	if err := FreezeFiles(project, cs, []string{"calls"}); err != nil {
+	if cs, err = frozen([]string{"calls"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = Check(context.Background(), store, StreamOf(cs), Selection{}, Options{})
+	res, err = checkAll(context.Background(), store, cs, Selection{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,11 +116,11 @@ func TestFreezeFiles(t *testing.T) {
 
 	for _, bad := range []string{`{"name":"ledger","entrypoint":"x","baselines":["trace"]}`, `{"name":"ledger","entrypoint":"x","baselines":[]}`} {
 		os.WriteFile(manifest, []byte(bad), 0o644)
-		if err := FreezeFiles(project, cases(t, e), nil); err == nil {
+		if _, err := frozen(nil); err == nil {
 			t.Errorf("manifest %s: no error", bad)
 		}
 	}
-	if err := FreezeFiles(project, cases(t, e), []string{"result", "nope"}); err == nil || !strings.Contains(err.Error(), `unknown artifact "nope"`) {
+	if _, err := frozen([]string{"result", "nope"}); err == nil || !strings.Contains(err.Error(), `unknown artifact "nope"`) {
 		t.Errorf("--artifacts nope: %v", err)
 	}
 }

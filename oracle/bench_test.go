@@ -11,27 +11,27 @@ import (
 	"github.com/agent-oracle/oracle/oracle"
 )
 
-// benchCheck records envs once, then measures oracle.Check over every case
-// with the default two runs per case and one job per CPU.
+// benchCheck records envs once, then measures oracle.CheckEach over every
+// case with the default two runs per case and one job per CPU.
 func benchCheck(b *testing.B, envs []env.Environment) {
 	store := &baseline.Store{Root: b.TempDir()}
-	cases, err := oracle.Cases(envs, oracle.Selection{})
+	sel, err := oracle.Select(b.TempDir(), envs, oracle.Selection{}, store.List)
 	if err != nil {
 		b.Fatal(err)
 	}
 	opts := oracle.Options{Jobs: runtime.NumCPU()}
-	if _, err := oracle.Record(context.Background(), store, oracle.StreamOf(cases), oracle.Selection{}, oracle.RecordOptions{Options: opts}); err != nil {
+	if _, err := oracle.Record(context.Background(), store, sel.Cases, oracle.Selection{}, oracle.RecordOptions{Options: opts}); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(cases)), "cases")
+	b.ReportMetric(float64(sel.Cases.Len), "cases")
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := oracle.Check(context.Background(), store, oracle.StreamOf(cases), oracle.Selection{}, opts)
+		rep, err := oracle.CheckEach(context.Background(), store, sel.Cases, oracle.Selection{}, opts, func(*oracle.CaseReport, *oracle.Kept) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
-		if s := res.Report.Summary; s.Unchanged != s.Total {
-			b.Fatalf("check: %+v", res.Report.Summary)
+		if s := rep.Summary; s.Unchanged != s.Total {
+			b.Fatalf("check: %+v", rep.Summary)
 		}
 	}
 }

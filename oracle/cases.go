@@ -91,73 +91,27 @@ func (s Selection) Selects(k baseline.Key) bool {
 }
 
 func matchAny(patterns []string, name string) bool {
-	if len(patterns) == 0 {
-		return true
-	}
-	for _, p := range patterns {
-		if ok, _ := path.Match(p, name); ok {
-			return true
-		}
-	}
-	return false
+	return len(patterns) == 0 || slices.ContainsFunc(patterns, func(p string) bool {
+		ok, _ := path.Match(p, name)
+		return ok
+	})
 }
 
-// Cases returns the selected cases of envs: every environment × the agents
-// it declares for regression × its tasks, sorted by key.
-func Cases(envs []env.Environment, sel Selection) ([]Case, error) {
-	if err := sel.Validate(); err != nil {
-		return nil, err
-	}
-	var cases []Case
-	for _, e := range envs {
-		tasks, err := e.Tasks()
-		if err != nil {
-			return nil, err
-		}
-		for _, agent := range e.RegressionAgents() {
-			for _, t := range tasks {
-				k := baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}
-				if sel.Selects(k) {
-					cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: agent})
-				}
-			}
-		}
-	}
-	SortCases(cases)
-	return cases, nil
-}
-
-// StreamCases is Cases made one at a time: every environment × the agents
-// it declares for regression × its tasks, in key order, without a list of
-// the cases.
-func StreamCases(envs []env.Environment, sel Selection) (CaseStream, error) {
-	if err := sel.Validate(); err != nil {
-		return CaseStream{}, err
-	}
-	n := 0
-	for _, e := range envs {
-		tasks, err := e.Tasks()
-		if err != nil {
-			return CaseStream{}, err
-		}
-		for _, agent := range e.RegressionAgents() {
-			for _, t := range tasks {
-				if sel.Selects(baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}) {
-					n++
-				}
-			}
-		}
-	}
-	return CaseStream{Len: n, All: regressionCases(envs, sel)}, nil
-}
-
-// regressionCases yields the regression cases of envs that sel selects, in
-// key order; the caller has loaded each environment's tasks without error.
+// regressionCases yields the regression cases of envs that sel selects:
+// every environment × the agents it declares for regression × its tasks,
+// environments by name, agents by name, tasks by id, which is key order
+// unless an environment declares an agent or a task twice (Select refuses
+// that). It is the one walk of the regression cases: Select counts and
+// checks them with it, and a check or a record runs them from it. The
+// caller has loaded each environment's tasks without error (loadTasks).
 func regressionCases(envs []env.Environment, sel Selection) iter.Seq[Case] {
 	envs = slices.Clone(envs)
 	slices.SortStableFunc(envs, func(a, b env.Environment) int { return strings.Compare(a.Name(), b.Name()) })
 	return func(yield func(Case) bool) {
 		for _, e := range envs {
+			if !matchAny(sel.Envs, e.Name()) {
+				continue
+			}
 			tasks, _ := e.Tasks() // loaded once by the environment, checked by the caller
 			byID := func(a, b env.Task) int { return strings.Compare(a.ID, b.ID) }
 			if !slices.IsSortedFunc(tasks, byID) {
@@ -177,7 +131,16 @@ func regressionCases(envs []env.Environment, sel Selection) iter.Seq[Case] {
 	}
 }
 
-// SortCases sorts cases by key.
-func SortCases(cases []Case) {
-	slices.SortFunc(cases, func(a, b Case) int { return a.Key.Compare(b.Key) })
+// loadTasks loads the tasks of each environment, which regressionCases
+// then reads without an error to report.
+func loadTasks(envs []env.Environment) error {
+	for _, e := range envs {
+		if _, err := e.Tasks(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// byKey orders cases by key.
+func byKey(a, b Case) int { return a.Key.Compare(b.Key) }

@@ -9,44 +9,6 @@ import (
 	"github.com/agent-oracle/oracle/env"
 )
 
-// CheckResult is a whole report with the fresh artifacts of the cases that
-// did not match, for a caller that keeps the whole check (Check); the
-// oracle command writes its reports and report folder from the cases as
-// they end instead (CheckEach, ReportDir).
-type CheckResult struct {
-	Report *Report
-	// Fresh holds the fresh artifacts of every case that is changed, missing
-	// or nondeterministic, by case.
-	Fresh map[baseline.Key]baseline.Entry
-	// Traces holds the fresh trace.jsonl of the same cases.
-	Traces map[baseline.Key][]byte
-}
-
-// Check re-runs cases and compares them with the store, as CheckEach does,
-// and returns the whole report with the fresh artifacts of the cases that
-// did not match.
-func Check(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options) (*CheckResult, error) {
-	res := &CheckResult{Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
-	var list []*CaseReport
-	rep, err := CheckEach(ctx, store, cases, sel, opts, func(cr *CaseReport, kept *Kept) error {
-		list = append(list, cr)
-		if kept != nil {
-			k := cr.Key()
-			res.Fresh[k] = kept.Entry
-			if kept.Traced {
-				res.Traces[k] = kept.Trace
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	rep.Cases = append(rep.Cases, list...)
-	res.Report = rep
-	return res, nil
-}
-
 // Kept is what a check keeps of the fresh runs of a case that did not
 // match its baseline, for --report-dir and --pending.
 type Kept struct {
@@ -122,28 +84,20 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 	return rep, nil
 }
 
-// What a check keeps of a case's fresh runs.
-type keeping int
-
-const (
-	keepNothing keeping = iota
-	keepFresh           // the fresh artifacts
-	keepTrace           // the fresh artifacts and the first run's trace
-)
-
 // compareCase reports one case from its fresh runs (or the error that
 // stopped them) and the store's baseline, and says what of the fresh runs
 // belongs in the check's result.
-func compareCase(store *baseline.Reader, c Case, fresh *Fresh, runErr error) (*CaseReport, keeping) {
+func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error) (*CaseReport, keeping) {
 	cr := newCaseReport(c.Key)
 	if runErr != nil {
 		cr.Status, cr.Error = StatusError, runErr.Error()
 		return cr, keepNothing
 	}
-	cr.NewVerdict = fresh.Outcome.Result.Verdict
-	reward := fresh.Outcome.Result.Reward
-	cr.NewReward = &reward
-	cr.Violations = fresh.Outcome.Result.Violations
+	r := fresh.Outcome.Result
+	reward := r.Reward
+	// the fresh result's facts, from the run: no need to decode them
+	now := resultFacts{verdict: r.Verdict, reward: &reward, toolErrors: r.ToolErrors}
+	cr.NewVerdict, cr.NewReward, cr.Violations = now.verdict, now.reward, r.Violations
 	if fresh.Divergence != nil {
 		cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
 		return cr, keepTrace
@@ -151,47 +105,12 @@ func compareCase(store *baseline.Reader, c Case, fresh *Fresh, runErr error) (*C
 	frozen, err := store.ReadLike(c.Key, fresh.Entry)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
-		cr.Status = StatusMissing
-		return cr, keepTrace
+		return cr, cr.judge(nil, fresh.Entry, c.files(), now, nil)
 	case err != nil:
 		cr.Status, cr.Error = StatusError, err.Error()
 		return cr, keepNothing
 	}
-	changed := false
-	for _, name := range c.files() {
-		if frozen.File(name) == nil {
-			// the case wants a file its baseline lacks (an artifact
-			// added since it was recorded): missing, record adds it
-			cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
-			continue
-		}
-		if d := DiffFile(name, frozen.File(name), fresh.Entry.File(name)); d != nil {
-			cr.Files = append(cr.Files, d)
-			changed = true
-		}
-	}
-	var old resultFacts
-	if r := fresh.Outcome.Result; len(cr.Files) == 0 && r.Verdict != "" {
-		// the baseline's result.json holds the fresh result's bytes: no
-		// need to decode them
-		old = resultFacts{verdict: r.Verdict, reward: &reward, toolErrors: r.ToolErrors}
-	} else {
-		old = factsOf(frozen.Result)
-	}
-	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
-	switch {
-	case len(cr.Files) == 0:
-		cr.Status = StatusUnchanged
-		return cr, keepNothing
-	case !changed:
-		cr.Status = StatusMissing
-		return cr, keepFresh
-	}
-	cr.Status = StatusChanged
-	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-	cr.setToolErrors(frozen.Calls, fresh.Entry.Calls, fresh.Outcome.Artifacts.Trace)
-	cr.Checks = checkStates(frozen.Result, fresh.Entry.Result)
-	return cr, keepTrace
+	return cr, cr.judge(&frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
 }
 
 func newCaseReport(k baseline.Key) *CaseReport {

@@ -1,47 +1,89 @@
 package oracle
 
 import (
+	"slices"
+
 	"github.com/agent-oracle/oracle/baseline"
 )
 
 // Compare is the report of one case from what its baseline holds (nil: no
 // baseline) and what is pending for it (obsolete: its baseline has no case
-// any more), as check would give it: a missing, obsolete, changed or
-// unchanged case, with each artifact's diff, the verdicts, the rewards and
-// the new tool errors (from calls.json). An artifact that is not pending is
-// not compared: accepting keeps the baseline's. It is how oracle review
-// shows a pending case.
+// any more), as check gives it: a missing, obsolete, changed or unchanged
+// case, with each artifact's diff, the verdicts, the rewards and the new
+// tool errors (from calls.json). An artifact that is not pending is not
+// compared: accepting keeps the baseline's. It is how oracle review shows
+// a pending case.
 func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsolete bool) *CaseReport {
 	cr := newCaseReport(k)
-	now := factsOf(fresh.Result)
-	switch {
-	case obsolete:
+	if obsolete {
 		cr.Status = StatusObsolete
 		return cr
-	case frozen == nil:
-		cr.Status = StatusMissing
-		cr.NewVerdict, cr.NewReward = now.verdict, now.reward
-		return cr
 	}
-	old := factsOf(frozen.Result)
-	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
+	now := factsOf(fresh.Result)
 	cr.NewVerdict, cr.NewReward = now.verdict, now.reward
-	for _, name := range baseline.Files {
-		if fresh.File(name) == nil {
-			// not pending (check compared only some artifacts): accepting
-			// keeps the baseline's file, so it is no change
+	// not pending (check compared only some artifacts): accepting keeps
+	// the baseline's file, so it is no change
+	pending := slices.DeleteFunc(slices.Clone(baseline.Files), func(name string) bool { return fresh.File(name) == nil })
+	cr.judge(frozen, fresh, pending, now, nil)
+	return cr
+}
+
+// What a check keeps of a case's fresh runs.
+type keeping int
+
+const (
+	keepNothing keeping = iota
+	keepFresh           // the fresh artifacts
+	keepTrace           // the fresh artifacts and the first run's trace
+)
+
+// judge is the one classification of a case that ran, for check and for
+// review: it compares the files of the case (files) between its baseline
+// (frozen, nil when it has none) and its fresh artifacts, sets the case's
+// status, and for a changed case its label, checks and tool errors, and
+// says what of the fresh runs a check keeps. The case is
+//
+//   - missing when it has no baseline, or when the only differences are
+//     files its baseline lacks (artifacts added since it was recorded,
+//     which record adds);
+//   - unchanged when no file differs;
+//   - changed otherwise, labelled when its verdict flipped.
+//
+// now are the fresh result's facts, which cr already shows; trace is the
+// fresh trace, for the tool errors of a baseline without calls.json (nil:
+// none).
+func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files []string, now resultFacts, trace []byte) keeping {
+	if frozen == nil {
+		cr.Status = StatusMissing
+		return keepTrace
+	}
+	changed := false
+	for _, name := range files {
+		if frozen.File(name) == nil {
+			cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
 			continue
 		}
 		if d := DiffFile(name, frozen.File(name), fresh.File(name)); d != nil {
 			cr.Files = append(cr.Files, d)
+			changed = true
 		}
 	}
-	cr.Status = StatusUnchanged
-	if len(cr.Files) > 0 {
-		cr.Status = StatusChanged
-		cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-		cr.Checks = checkStates(frozen.Result, fresh.Result)
-		cr.setToolErrors(frozen.Calls, fresh.Calls, nil)
+	old := now // the baseline's result.json holds the fresh result's bytes
+	if len(cr.Files) > 0 || now.verdict == "" {
+		old = factsOf(frozen.Result)
 	}
-	return cr
+	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
+	switch {
+	case len(cr.Files) == 0:
+		cr.Status = StatusUnchanged
+		return keepNothing
+	case !changed:
+		cr.Status = StatusMissing
+		return keepFresh
+	}
+	cr.Status = StatusChanged
+	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
+	cr.setToolErrors(frozen.Calls, fresh.Calls, trace)
+	cr.Checks = checkStates(frozen.Result, fresh.Result)
+	return keepTrace
 }

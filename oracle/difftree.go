@@ -135,9 +135,6 @@ func diffNames(a, b string, names []string, fa, fb map[string]bool) ([]PathDiff,
 // diffWorkers bounds the files diff reads and compares at once.
 var diffWorkers = max(4, 2*runtime.GOMAXPROCS(0))
 
-// MaxArtifactBytes bounds an artifact file that diff reads.
-const MaxArtifactBytes = safeio.MaxBytes
-
 // readFile reads one file diff compares and checks that it is JSON, or JSON
 // Lines for a *.jsonl file, naming it when it is not.
 func readFile(path string) ([]byte, error) {

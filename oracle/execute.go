@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,8 +43,8 @@ func (o Options) repeat() int {
 	return o.Repeat
 }
 
-// Fresh is what running a case gave.
-type Fresh struct {
+// freshRuns is what running a case gave.
+type freshRuns struct {
 	Entry   baseline.Entry
 	Outcome *runner.Outcome // the first run's
 	// Divergence is set when the runs disagree.
@@ -98,14 +97,14 @@ func Diverges(run int, first, later baseline.Entry, files []string) *Divergence 
 // runCase runs c opts.Repeat times and compares the runs. Only the first
 // run builds a trace, and only when keepTrace is set: the later runs are
 // compared by their baseline files alone.
-func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh, error) {
+func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshRuns, error) {
 	resolve := opts.Resolve
 	if resolve == nil {
 		resolve = runner.Resolve
 	}
 	cfg := opts.Config
 	cfg.Agent = c.AgentRef
-	var fresh *Fresh
+	var fresh *freshRuns
 	for i := 1; i <= opts.repeat(); i++ {
 		agent, err := resolve(c.Env, c.AgentRef)
 		if err != nil {
@@ -118,7 +117,7 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh,
 		}
 		e := baseline.Pick(o.Artifacts.Files(), c.files())
 		if fresh == nil {
-			fresh = &Fresh{Entry: e, Outcome: o}
+			fresh = &freshRuns{Entry: e, Outcome: o}
 			continue
 		}
 		if fresh.Divergence = Diverges(i, fresh.Entry, e, c.files()); fresh.Divergence != nil {
@@ -129,7 +128,7 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*Fresh,
 }
 
 type caseRun struct {
-	fresh   *Fresh
+	fresh   *freshRuns
 	err     error
 	elapsed time.Duration // the case's runs, wall clock
 }
@@ -141,16 +140,6 @@ type CaseStream struct {
 	Len int
 	// All yields the cases sorted by key; it may be called more than once.
 	All iter.Seq[Case]
-}
-
-// StreamOf returns a stream of cases, sorted by key (a sorted slice is used
-// as it is, another is sorted in a copy).
-func StreamOf(cases []Case) CaseStream {
-	if !slices.IsSortedFunc(cases, func(a, b Case) int { return a.Key.Compare(b.Key) }) {
-		cases = slices.Clone(cases)
-		SortCases(cases)
-	}
-	return CaseStream{Len: len(cases), All: slices.Values(cases)}
 }
 
 // inFlight is how many cases, per job, may be between being started and

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -123,27 +124,72 @@ func newLedger(t testing.TB, o ledgerOpts) env.Environment {
 	return e
 }
 
-func cases(t testing.TB, envs ...env.Environment) []Case {
+// selected is what Select makes of sel for envs in a project with no
+// trace and no baseline.
+func selected(t testing.TB, sel Selection, envs ...env.Environment) *Selected {
 	t.Helper()
-	c, err := Cases(envs, Selection{})
+	s, err := Select(t.TempDir(), envs, sel, storedKeys())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return s
+}
+
+// cases are the regression cases of envs, in key order.
+func cases(t testing.TB, envs ...env.Environment) []Case {
+	t.Helper()
+	return slices.Collect(selected(t, Selection{}, envs...).Cases.All)
+}
+
+// streamOf is a stream of cases sorted by key.
+func streamOf(cases []Case) CaseStream {
+	cases = slices.Clone(cases)
+	slices.SortFunc(cases, byKey)
+	return CaseStream{Len: len(cases), All: slices.Values(cases)}
 }
 
 func record(t testing.TB, store *baseline.Store, e env.Environment) *RecordReport {
 	t.Helper()
-	rep, err := Record(context.Background(), store, StreamOf(cases(t, e)), Selection{}, RecordOptions{Options: Options{Jobs: 4}})
+	rep, err := Record(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{}, RecordOptions{Options: Options{Jobs: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rep
 }
 
-func check(t testing.TB, store *baseline.Store, e env.Environment) *CheckResult {
+// checked is a whole check: its report with every case, and the fresh
+// artifacts and traces of the cases that did not match.
+type checked struct {
+	Report *Report
+	Fresh  map[baseline.Key]baseline.Entry
+	Traces map[baseline.Key][]byte
+}
+
+// checkAll is CheckEach with every case kept.
+func checkAll(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options) (*checked, error) {
+	res := &checked{Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
+	var list []*CaseReport
+	rep, err := CheckEach(ctx, store, cases, sel, opts, func(cr *CaseReport, kept *Kept) error {
+		list = append(list, cr)
+		if kept != nil {
+			res.Fresh[cr.Key()] = kept.Entry
+			if kept.Traced {
+				res.Traces[cr.Key()] = kept.Trace
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Cases = append(rep.Cases, list...)
+	res.Report = rep
+	return res, nil
+}
+
+func check(t testing.TB, store *baseline.Store, e env.Environment) *checked {
 	t.Helper()
-	res, err := Check(context.Background(), store, StreamOf(cases(t, e)), Selection{}, Options{Jobs: 4})
+	res, err := checkAll(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{}, Options{Jobs: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,11 +334,7 @@ func TestShardsPartitionAndMerge(t *testing.T) {
 	total := 0
 	for i := 1; i <= 3; i++ {
 		sel := Selection{Shard: Shard{i, 3}}
-		cs, err := Cases([]env.Environment{e}, sel)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Check(context.Background(), store, StreamOf(cs), sel, Options{Jobs: 2})
+		res, err := checkAll(context.Background(), store, selected(t, sel, e).Cases, sel, Options{Jobs: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,12 +376,12 @@ func TestSelection(t *testing.T) {
 		{Selection{Agents: []string{"sol*"}}, 12},
 	}
 	for _, tt := range tests {
-		cs, err := Cases([]env.Environment{e}, tt.sel)
-		if err != nil || len(cs) != tt.want {
-			t.Errorf("Cases(%+v) = %d cases, %v; want %d", tt.sel, len(cs), err, tt.want)
+		got := slices.Collect(regressionCases([]env.Environment{e}, tt.sel))
+		if len(got) != tt.want {
+			t.Errorf("regressionCases(%+v) = %d cases; want %d", tt.sel, len(got), tt.want)
 		}
 	}
-	if _, err := Cases([]env.Environment{e}, Selection{Tasks: []string{"["}}); err == nil {
+	if _, err := Select(t.TempDir(), []env.Environment{e}, Selection{Tasks: []string{"["}}, storedKeys()); err == nil {
 		t.Error("a bad glob was accepted")
 	}
 	for _, bad := range []string{"0/3", "4/3", "1", "a/b", "1/0"} {

@@ -19,9 +19,6 @@ import (
 	"github.com/agent-oracle/oracle/runner"
 )
 
-// TraceFile is the fresh trace's artifact name in a report folder.
-const TraceFile = runner.TraceFile
-
 // ReportDir writes a check's report folder (--report-dir): the report in
 // each format the caller writes (report.json, report.txt, report.md,
 // report.xml, index.html), the fresh artifacts of every case that did not
@@ -130,7 +127,7 @@ func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
 			return err
 		}
 		if kept.Traced && kept.Trace != nil {
-			return writeReportFile(d.dir, store.Path(k, TraceFile), kept.Trace)
+			return writeReportFile(d.dir, store.Path(k, runner.TraceFile), kept.Trace)
 		}
 		return nil
 	})
@@ -253,7 +250,7 @@ func isArtifactFile(name string) bool {
 	if task, ok := strings.CutSuffix(name, baseline.ObsoleteSuffix); ok && env.CheckName(task) == nil {
 		return true
 	}
-	for _, f := range append(slices.Clone(baseline.Files), TraceFile) {
+	for _, f := range append(slices.Clone(baseline.Files), runner.TraceFile) {
 		if task, ok := strings.CutSuffix(name, "."+f); ok && env.CheckName(task) == nil {
 			return true
 		}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -56,19 +55,14 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 	}
 	whole := sel
 	whole.Shard = Shard{}
-	traces, err := TraceCases(projectDir, envs, Selection{Envs: sel.Envs})
+	traces, err := traceCases(projectDir, envs, Selection{Envs: sel.Envs})
 	if err != nil {
 		return nil, err
 	}
 	if err := checkLiterals(envs, traces, stored, sel); err != nil {
 		return nil, err
 	}
-	var picked []Case
-	for _, c := range traces {
-		if whole.Selects(c.Key) {
-			picked = append(picked, c)
-		}
-	}
+	picked := slices.DeleteFunc(slices.Clone(traces), func(c Case) bool { return !whole.Selects(c.Key) })
 	if err := checkCollisions(picked); err != nil {
 		return nil, err
 	}
@@ -79,41 +73,37 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 	out := &Selected{}
 	inShard := map[string]bool{}
 	count := func(k baseline.Key) {
-		if whole.Selects(k) {
-			out.Total++
-			if sel.Shard.Has(k) {
-				out.Cases.Len++
-				inShard[k.Env] = true
-			}
+		out.Total++
+		if sel.Shard.Has(k) {
+			out.Cases.Len++
+			inShard[k.Env] = true
 		}
 	}
 	for _, c := range picked {
 		count(c.Key)
 	}
-	for _, e := range envs {
-		tasks, err := e.Tasks()
-		if err != nil {
-			return nil, err
+	if err := loadTasks(envs); err != nil {
+		return nil, err
+	}
+	var last *baseline.Key
+	for c := range regressionCases(envs, whole) {
+		if last != nil && c.Key.Compare(*last) <= 0 {
+			// out of key order: an environment lists an agent or a task
+			// twice, and this case comes again
+			return nil, twoSources(c, c)
 		}
-		if err := checkRegressionKeys(e.Name(), e.RegressionAgents(), tasks, whole); err != nil {
-			return nil, err
+		if trace, ok := traced[c.Key]; ok {
+			return nil, twoSources(c, trace)
 		}
-		for _, agent := range e.RegressionAgents() {
-			for _, t := range tasks {
-				k := baseline.Key{Env: e.Name(), Agent: agent, Task: t.ID}
-				if trace, ok := traced[k]; ok {
-					return nil, twoSources(Case{Key: k, AgentRef: agent}, trace)
-				}
-				count(k)
-			}
-		}
+		count(c.Key)
+		last = &c.Key
 	}
 	if out.Total == 0 {
 		keys, err := stored()
 		if err != nil {
 			return nil, err
 		}
-		if !selectsAny(whole, keys) {
+		if !slices.ContainsFunc(keys, whole.Selects) {
 			return nil, nothingSelected(envs, traces, sel)
 		}
 	}
@@ -121,45 +111,6 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 	out.Cases.All = mergeCases(regressionCases(envs, sel), shardTraces)
 	out.envs = slices.Sorted(maps.Keys(inShard))
 	return out, nil
-}
-
-// checkRegressionKeys refuses an environment whose regression cases the
-// selection holds twice: an agent or a task it lists twice.
-func checkRegressionKeys(envName string, agents []string, tasks []env.Task, sel Selection) error {
-	agents = slices.Sorted(slices.Values(agents))
-	ids := make([]string, len(tasks))
-	for i, t := range tasks {
-		ids[i] = t.ID
-	}
-	if !slices.IsSorted(ids) { // Tasks sorts them, as a rule
-		slices.Sort(ids)
-	}
-	for _, a := range dupes(agents) {
-		for _, id := range ids {
-			if k := (baseline.Key{Env: envName, Agent: a, Task: id}); sel.Selects(k) {
-				return twoSources(Case{Key: k, AgentRef: k.Agent}, Case{Key: k, AgentRef: k.Agent})
-			}
-		}
-	}
-	for _, id := range dupes(ids) {
-		for _, a := range agents {
-			if k := (baseline.Key{Env: envName, Agent: a, Task: id}); sel.Selects(k) {
-				return twoSources(Case{Key: k, AgentRef: k.Agent}, Case{Key: k, AgentRef: k.Agent})
-			}
-		}
-	}
-	return nil
-}
-
-// dupes returns the names a sorted list holds more than once.
-func dupes(sorted []string) []string {
-	var out []string
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i] == sorted[i-1] && (len(out) == 0 || out[len(out)-1] != sorted[i]) {
-			out = append(out, sorted[i])
-		}
-	}
-	return out
 }
 
 // mergeCases yields the cases of a and of b (both sorted by key) in key
@@ -221,17 +172,6 @@ func projectEnvs(projectDir string) []string {
 	return names
 }
 
-// ProjectEnv reports whether the project at projectDir names the
-// environment called name in a manifest.
-func ProjectEnv(projectDir, name string) bool {
-	for _, n := range projectEnvs(projectDir) {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // checkLiterals returns a not-found error for the first literal name of sel
 // that names nothing. traces are the replay cases of the environments sel
 // selects; stored is called only when a name is not found without the
@@ -257,7 +197,7 @@ func checkLiterals(envs []env.Environment, traces []Case, stored func() ([]basel
 func literalsFound(envs []env.Environment, traces []Case, stored []baseline.Key, sel Selection) error {
 	envNames := envNames(envs)
 	for _, p := range sel.Envs {
-		if isLiteral(p) && !hasEnv(envs, p) && !storedHas(stored, func(k baseline.Key) bool { return k.Env == p }) {
+		if isLiteral(p) && !hasEnv(envs, p) && !slices.ContainsFunc(stored, func(k baseline.Key) bool { return k.Env == p }) {
 			return &env.Error{Code: env.CodeEnvNotFound, Known: envNames, Message: fmt.Sprintf("no environment %s; environments: %s", p, env.NameList(envNames))}
 		}
 	}
@@ -298,12 +238,12 @@ func literalsFound(envs []env.Environment, traces []Case, stored []baseline.Key,
 			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Err: &ExecAgentError{Agent: p}, Message: fmt.Sprintf(
 				"agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; an exec agent is rolled, not checked", p, TracesDir)}
 		}
-		if isLiteral(p) && !contains(agents, p) {
+		if isLiteral(p) && !slices.Contains(agents, p) {
 			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Message: fmt.Sprintf("no agent %s in %s; agents: %s", p, where, env.NameList(agents))}
 		}
 	}
 	for _, p := range sel.Tasks {
-		if isLiteral(p) && !contains(tasks, p) {
+		if isLiteral(p) && !slices.Contains(tasks, p) {
 			return &env.Error{Code: env.CodeTaskNotFound, Known: tasks, Message: fmt.Sprintf("no task %s in %s; tasks: %s", p, where, env.NameList(tasks))}
 		}
 	}
@@ -318,18 +258,10 @@ func nothingSelected(envs []env.Environment, traces []Case, sel Selection) error
 		return e
 	}
 	var agents, tasks []string
-	for _, en := range envs {
-		list, err := en.Tasks()
-		if err != nil || len(list) == 0 || !matchAny(sel.Envs, en.Name()) {
-			continue
-		}
-		for _, agent := range en.RegressionAgents() {
-			agents = append(agents, agent)
-			if matchAny(sel.Agents, agent) {
-				for _, t := range list {
-					tasks = append(tasks, t.ID)
-				}
-			}
+	for c := range regressionCases(envs, Selection{Envs: sel.Envs}) {
+		agents = append(agents, c.Key.Agent)
+		if matchAny(sel.Agents, c.Key.Agent) {
+			tasks = append(tasks, c.Key.Task)
 		}
 	}
 	for _, c := range traces {
@@ -416,41 +348,11 @@ func envNames(envs []env.Environment) []string {
 	return names
 }
 
-func selectsAny(sel Selection, keys []baseline.Key) bool {
-	return storedHas(keys, sel.Selects)
-}
-
-func storedHas(keys []baseline.Key, f func(baseline.Key) bool) bool {
-	for _, k := range keys {
-		if f(k) {
-			return true
-		}
-	}
-	return false
-}
-
 func isLiteral(p string) bool { return !strings.ContainsAny(p, `*?[\`) }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
+// uniq returns the names of list, sorted, each once.
 func uniq(list []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range list {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return slices.Compact(slices.Sorted(slices.Values(list)))
 }
 
 // quote quotes a pattern for a shell when it holds more than a name.

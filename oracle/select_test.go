@@ -103,7 +103,7 @@ func TestSelectStreamsTheCases(t *testing.T) {
 	// replay agents sorting before and after the regression agent
 	for _, tr := range []struct{ agent, task string }{{"alpha", "TASK-003"}, {"alpha", "TASK-011"}, {"zeta", "TASK-001"}} {
 		src := solverTrace(t, e, tr.task, t.TempDir())
-		dst := filepath.Join(dir, TracesDir, "ledger", tr.agent, tr.task+TraceLinesSuffix)
+		dst := filepath.Join(dir, TracesDir, "ledger", tr.agent, tr.task+traceLinesSuffix)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -238,7 +238,7 @@ func emptyShard(t *testing.T, k baseline.Key) Shard {
 func TestSelectRefusesTwoSources(t *testing.T) {
 	envs := []env.Environment{newLedger(t, ledgerOpts{tasks: 1})}
 	dir := t.TempDir()
-	trace := filepath.Join(dir, TracesDir, "ledger", "solver", "TASK-001"+TraceLinesSuffix)
+	trace := filepath.Join(dir, TracesDir, "ledger", "solver", "TASK-001"+traceLinesSuffix)
 	if err := os.MkdirAll(filepath.Dir(trace), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -62,38 +62,46 @@ type renamed struct {
 
 func (r renamed) Name() string { return r.name }
 
-// A stream of cases holds the cases Cases lists, in the same order,
-// whatever the order of the environments, for every selection.
-func TestStreamCasesAreCases(t *testing.T) {
+// Select makes the regression cases of the environments, whatever their
+// order, in key order, every selection and shard of them, as often as it
+// is asked, with Len counting them.
+func TestSelectMakesTheRegressionCasesInKeyOrder(t *testing.T) {
 	l := newLedger(t, ledgerOpts{tasks: 12})
 	envs := []env.Environment{renamed{l, "zeta"}, l, renamed{l, "alpha"}}
+	tasks, err := l.Tasks()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, sel := range []Selection{
 		{},
 		{Tasks: []string{"TASK-00[2-7]"}},
 		{Envs: []string{"zeta", "alpha"}, Shard: Shard{Index: 2, Count: 3}},
-		{Agents: []string{"nobody"}},
+		{Agents: []string{"sol*"}, Shard: Shard{Index: 1, Count: 2}},
 	} {
-		want, err := Cases(envs, sel)
-		if err != nil {
-			t.Fatal(err)
+		var want []string // every environment × agent × task, then sorted
+		for _, e := range envs {
+			for _, a := range e.RegressionAgents() {
+				for _, tk := range tasks {
+					if k := (baseline.Key{Env: e.Name(), Agent: a, Task: tk.ID}); sel.Selects(k) {
+						want = append(want, k.String()+" "+a+" "+tk.ID+" "+e.Name())
+					}
+				}
+			}
 		}
-		stream, err := StreamCases(envs, sel)
+		slices.Sort(want)
+		s, err := Select(t.TempDir(), envs, sel, storedKeys())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 2 { // a stream can be walked again
-			got := slices.Collect(stream.All)
 			key := func(c Case) string { return c.Key.String() + " " + c.AgentRef + " " + c.Task.ID + " " + c.Env.Name() }
-			if diff := cmp.Diff(mapList(want, key), mapList(got, key)); diff != "" {
-				t.Errorf("%+v (-Cases +StreamCases):\n%s", sel, diff)
+			if diff := cmp.Diff(want, mapList(slices.Collect(s.Cases.All), key)); diff != "" {
+				t.Errorf("%+v (-product +Select):\n%s", sel, diff)
 			}
-			if stream.Len != len(want) {
-				t.Errorf("%+v: Len %d, %d cases", sel, stream.Len, len(want))
+			if s.Cases.Len != len(want) {
+				t.Errorf("%+v: Len %d, %d cases", sel, s.Cases.Len, len(want))
 			}
 		}
-	}
-	if _, err := StreamCases(envs, Selection{Tasks: []string{"["}}); err == nil {
-		t.Error("a bad pattern was accepted")
 	}
 }
 
@@ -107,7 +115,7 @@ func mapList[T any](list []T, f func(T) string) []string {
 
 // CheckEach hands on every case and every obsolete baseline in key order,
 // the obsolete ones in their place among the cases, counts them in the
-// summary as Check does, and stops at the first error of its callback.
+// summary, and stops at the first error of its callback.
 func TestCheckEachInKeyOrder(t *testing.T) {
 	store := &baseline.Store{Root: t.TempDir()}
 	e := newLedger(t, ledgerOpts{tasks: 12})
@@ -118,10 +126,7 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	stream, err := StreamCases([]env.Environment{e}, Selection{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	stream := selected(t, Selection{}, e).Cases
 	var got []string
 	rep, err := CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 3}, func(cr *CaseReport, kept *Kept) error {
 		got = append(got, cr.Case+" "+string(cr.Status))
@@ -177,7 +182,7 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 func TestRecordWritesNothingWhenACaseFails(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "baselines")
 	store := &baseline.Store{Root: root}
-	rep, err := Record(context.Background(), store, StreamOf(cases(t, newLedger(t, ledgerOpts{tasks: 30, failOpen: "TASK-027"}))), Selection{}, RecordOptions{Options: Options{Jobs: 2}})
+	rep, err := Record(context.Background(), store, streamOf(cases(t, newLedger(t, ledgerOpts{tasks: 30, failOpen: "TASK-027"}))), Selection{}, RecordOptions{Options: Options{Jobs: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +196,7 @@ func TestRecordWritesNothingWhenACaseFails(t *testing.T) {
 	record(t, store, newLedger(t, ledgerOpts{tasks: 30}))
 	before := storeFiles(t, root)
 	mutant := newLedger(t, ledgerOpts{tasks: 30, feeFactor: 1.5, failOpen: "TASK-027"})
-	if _, err := Record(context.Background(), store, StreamOf(cases(t, mutant)), Selection{}, RecordOptions{Options: Options{Jobs: 2}}); err != nil {
+	if _, err := Record(context.Background(), store, streamOf(cases(t, mutant)), Selection{}, RecordOptions{Options: Options{Jobs: 2}}); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(before, storeFiles(t, root)); diff != "" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -26,14 +27,14 @@ const TracesDir = ".silo/traces"
 
 // Trace file suffixes, by format.
 const (
-	TraceLinesSuffix = ".trace.jsonl"
-	TraceArraySuffix = ".trace.json"
+	traceLinesSuffix = ".trace.jsonl"
+	traceArraySuffix = ".trace.json"
 )
 
-// TraceCases returns the selected replay cases of the project at
+// traceCases returns the selected replay cases of the project at
 // projectDir, one per file under TracesDir, sorted by key. A selected file
 // whose environment or task does not exist is an error naming the file.
-func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Case, error) {
+func traceCases(projectDir string, envs []env.Environment, sel Selection) ([]Case, error) {
 	root := filepath.Join(projectDir, TracesDir)
 	if err := safeio.CheckChain(projectDir, root); err != nil {
 		return nil, fmt.Errorf("replay cases: %w", err)
@@ -86,13 +87,13 @@ func TraceCases(projectDir string, envs []env.Environment, sel Selection) ([]Cas
 	if err != nil {
 		return nil, err
 	}
-	SortCases(cases)
+	slices.SortFunc(cases, byKey)
 	return cases, nil
 }
 
 // traceTask returns the task of a trace file's name.
 func traceTask(name string) (string, bool) {
-	for _, suffix := range []string{TraceLinesSuffix, TraceArraySuffix} {
+	for _, suffix := range []string{traceLinesSuffix, traceArraySuffix} {
 		if task, ok := strings.CutSuffix(name, suffix); ok && task != "" {
 			return task, true
 		}
@@ -147,16 +148,16 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if _, err := env.FindTask(e, k.Task); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
-	suffix := TraceLinesSuffix
+	suffix := traceLinesSuffix
 	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("[")) {
-		suffix = TraceArraySuffix
+		suffix = traceArraySuffix
 	}
 	dir := filepath.Join(projectDir, TracesDir, k.Env, k.Agent)
 	dest := filepath.Join(dir, k.Task+suffix)
 	if err := safeio.CheckChain(projectDir, dest); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
-	for _, other := range []string{TraceLinesSuffix, TraceArraySuffix} {
+	for _, other := range []string{traceLinesSuffix, traceArraySuffix} {
 		existing, err := safeio.ReadNoFollow(filepath.Join(dir, k.Task+other))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestReplayCaseLifecycle(t *testing.T) {
 		t.Fatalf("second import: %v, %v", k2, err)
 	}
 
-	cases, err := TraceCases(project, envs, Selection{})
+	cases, err := traceCases(project, envs, Selection{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,11 +71,11 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	}
 	store := baseline.Open(project)
 	sel := Selection{}
-	rep, err := Record(context.Background(), store, StreamOf(cases), sel, RecordOptions{})
+	rep, err := Record(context.Background(), store, streamOf(cases), sel, RecordOptions{})
 	if err != nil || rep.Count(RecordWrote) != 1 {
 		t.Fatalf("record: %+v, %v", rep, err)
 	}
-	res, err := Check(context.Background(), store, StreamOf(cases), sel, Options{})
+	res, err := checkAll(context.Background(), store, streamOf(cases), sel, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,8 +83,8 @@ func TestReplayCaseLifecycle(t *testing.T) {
 		t.Errorf("check statuses = %v", got)
 	}
 	// the replay's baseline is the solver's rollout, byte for byte
-	solverCases, _ := Cases(envs, Selection{Tasks: []string{"TASK-002"}})
-	if _, err := Record(context.Background(), store, StreamOf(solverCases), Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, RecordOptions{}); err != nil {
+	solverCases := slices.Collect(regressionCases(envs, Selection{Tasks: []string{"TASK-002"}}))
+	if _, err := Record(context.Background(), store, streamOf(solverCases), Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, RecordOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := store.Read(k)
@@ -93,7 +94,7 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	}
 
 	// selection applies
-	if cases, err := TraceCases(project, envs, Selection{Agents: []string{"solver"}}); err != nil || len(cases) != 0 {
+	if cases, err := traceCases(project, envs, Selection{Agents: []string{"solver"}}); err != nil || len(cases) != 0 {
 		t.Errorf("cases for --agent solver = %v, %v", cases, err)
 	}
 }
@@ -143,7 +144,7 @@ func TestImportTraceErrors(t *testing.T) {
 	// a trace of a task that no longer exists is an error of check
 	os.MkdirAll(filepath.Join(project, TracesDir, "ledger", "replay-old"), 0o755)
 	os.WriteFile(filepath.Join(project, TracesDir, "ledger", "replay-old", "TASK-404.trace.jsonl"), []byte("{}"), 0o644)
-	if _, err := TraceCases(project, envs, Selection{}); err == nil || !strings.Contains(err.Error(), "TASK-404.trace.jsonl: task_not_found: no task TASK-404 in ledger") {
+	if _, err := traceCases(project, envs, Selection{}); err == nil || !strings.Contains(err.Error(), "TASK-404.trace.jsonl: task_not_found: no task TASK-404 in ledger") {
 		t.Errorf("error = %v", err)
 	}
 }

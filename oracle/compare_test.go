@@ -1,0 +1,69 @@
+package oracle
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestCompareIsCheck: review's report of what a check left pending is the
+// check's report of the case, for each way a case can come out of a check
+// that ran it: unchanged, changed, missing (no baseline), and missing
+// because its baseline lacks a file (an artifact added since it was
+// recorded). Only what the run alone knows is left out: the time the runs
+// took, the violations the fresh run confirmed and, for a baseline without
+// calls.json, the tool errors of the fresh trace.
+func TestCompareIsCheck(t *testing.T) {
+	store := &baseline.Store{Root: t.TempDir()}
+	record(t, store, newLedger(t, ledgerOpts{tasks: 4}))
+	// TASK-001 and TASK-003 stay as recorded and change with the mutant's
+	// fee; TASK-002 loses its calls.json, TASK-004 its baseline
+	if err := os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, baseline.CallsFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Remove(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-004"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []struct {
+		name string
+		opts ledgerOpts
+	}{{"as recorded", ledgerOpts{tasks: 4}}, {"mutant", ledgerOpts{tasks: 4, feeFactor: 1.5}}} {
+		res := check(t, store, newLedger(t, e.opts))
+		seen := map[Status]bool{}
+		for _, want := range res.Report.Cases {
+			k := want.Key()
+			seen[want.Status] = true
+			var frozen *baseline.Entry
+			switch f, err := store.Read(k); {
+			case err == nil:
+				frozen = &f
+			case !errors.Is(err, baseline.ErrNotFound):
+				t.Fatal(err)
+			}
+			fresh, kept := res.Fresh[k]
+			if !kept {
+				// an unchanged case keeps nothing: its fresh artifacts are
+				// its baseline's bytes
+				fresh = *frozen
+			}
+			got := Compare(k, frozen, fresh, false)
+			runOnly := []string{"Elapsed", "Violations"}
+			if frozen != nil && frozen.Calls == nil {
+				runOnly = append(runOnly, "ToolErrors", "ToolErrorsFrom")
+			}
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(CaseReport{}, runOnly...)); diff != "" {
+				t.Errorf("%s %s (-check +Compare):\n%s", e.name, k, diff)
+			}
+		}
+		if e.name == "mutant" && !(seen[StatusChanged] && seen[StatusMissing] && !seen[StatusUnchanged]) {
+			t.Errorf("%s: statuses %v, want changed and missing cases", e.name, seen)
+		}
+		if e.name == "as recorded" && !(seen[StatusUnchanged] && seen[StatusMissing]) {
+			t.Errorf("%s: statuses %v, want unchanged and missing cases", e.name, seen)
+		}
+	}
+}
