@@ -102,8 +102,8 @@ func (b *Batch) wait() {
 // Commit waits for the temporary files and renames them into place. It
 // returns what happened to each case, in the order they were added, up to
 // failed, the index of the first case that could not be written (its error
-// is err; some of its files may have been renamed, and then its result is
-// Written), or -1. The cases after failed are not written. err with failed
+// is err, a *WriteError; some of its files may have been renamed, and then
+// its result is Written and the error says Replaced), or -1. The cases after failed are not written. err with failed
 // -1 means every file is in place but a folder could not be fsynced.
 func (b *Batch) Commit() (results []WriteResult, failed int, err error) {
 	b.wait()
@@ -122,13 +122,13 @@ func (b *Batch) Commit() (results []WriteResult, failed int, err error) {
 		}
 		if synced != nil && len(b.staged[i]) > 0 {
 			discard(b.staged[i])
-			failed, err = i, fmt.Errorf("record %s: %w", k, synced)
+			failed, err = i, &WriteError{Key: k, Err: synced}
 			continue
 		}
 		for j, f := range b.staged[i] {
 			if rerr := os.Rename(f.tmp, f.path); rerr != nil {
 				discard(b.staged[i][j:])
-				failed, err = i, fmt.Errorf("record %s: %w", k, rerr)
+				failed, err = i, &WriteError{Key: k, Err: rerr, Replaced: j > 0}
 				break
 			}
 			results[i] = Written

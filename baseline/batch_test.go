@@ -23,10 +23,26 @@ func withSyncFS(t *testing.T, f func(dirs []string) error) {
 	t.Cleanup(func() { syncFS = old })
 }
 
-func batchCases(n int) []Keyed {
-	var cases []Keyed
+// keyed is a case's key with the artifacts to freeze.
+type keyed struct {
+	Key   Key
+	Entry Entry
+}
+
+// writeAll freezes cases as a Batch of jobs goroutines to which they are
+// added in order and which is then committed.
+func writeAll(s *Store, cases []keyed, jobs int) (results []WriteResult, failed int, err error) {
+	b := s.NewBatch(min(jobs, len(cases)))
+	for _, c := range cases {
+		b.Add(c.Key, c.Entry)
+	}
+	return b.Commit()
+}
+
+func batchCases(n int) []keyed {
+	var cases []keyed
 	for i := range n {
-		cases = append(cases, Keyed{Key{[]string{"crm", "calendar"}[i%2], "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
+		cases = append(cases, keyed{Key{[]string{"crm", "calendar"}[i%2], "solver", fmt.Sprintf("TASK-%03d", i)}, entryOf(i, "a")})
 	}
 	return cases
 }
@@ -64,7 +80,7 @@ func TestBatchFlushesBeforeTheFirstRename(t *testing.T) {
 		}
 		return atomicfile.SyncFS(dirs)
 	})
-	res, failed, err := s.WriteAll(cases, 3)
+	res, failed, err := writeAll(s, cases, 3)
 	if err != nil || failed != -1 {
 		t.Fatalf("failed %d: %v", failed, err)
 	}
@@ -89,7 +105,7 @@ func TestBatchFlushFailureWritesNothing(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
 	cases := batchCases(6)
 	withSyncFS(t, func([]string) error { return errors.New("disk gone") })
-	res, failed, err := s.WriteAll(cases, 2)
+	res, failed, err := writeAll(s, cases, 2)
 	if failed != 0 || err == nil || !strings.Contains(err.Error(), "record crm/solver/TASK-000: disk gone") {
 		t.Fatalf("failed %d, err %v; want the first case's flush error", failed, err)
 	}
@@ -113,7 +129,7 @@ func TestBatchFsyncsEachFileWhereSyncfsIsRefused(t *testing.T) {
 			s := &Store{Root: t.TempDir()}
 			cases := batchCases(4)
 			withSyncFS(t, func(dirs []string) error { return fmt.Errorf("flush the file system of %s: %w", dirs[0], refusal) })
-			res, failed, err := s.WriteAll(cases, 2)
+			res, failed, err := writeAll(s, cases, 2)
 			if err != nil || failed != -1 {
 				t.Fatalf("failed %d: %v", failed, err)
 			}

@@ -156,9 +156,9 @@ func TestStoreReadsOnlyRegularFiles(t *testing.T) {
 // check never meets a baseline it cannot read.
 func TestWriteHoldsTheReadersLimits(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
-	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n"
+	deep := strings.Repeat("[", safeio.MaxDepth+1) + strings.Repeat("]", safeio.MaxDepth+1) + "\n"
 	if _, err := s.Write(key, Entry{Result: []byte(deep)}); !errors.Is(err, ErrTooDeep) {
-		t.Errorf("Write of JSON nested %d deep = %v, want ErrTooDeep", MaxDepth+1, err)
+		t.Errorf("Write of JSON nested %d deep = %v, want ErrTooDeep", safeio.MaxDepth+1, err)
 	}
 	if _, err := os.Stat(s.Path(key, "result.json")); !os.IsNotExist(err) {
 		t.Errorf("the file was written: %v", err)
@@ -187,12 +187,12 @@ func TestWriteAllAndReaderFollowNoSymlink(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, outside := hostileProject(t)
-			var cases []Keyed
+			var cases []keyed
 			for _, task := range []string{"TASK-001", "TASK-002", "TASK-003", "TASK-004"} {
 				if _, err := s.Write(Key{key.Env, key.Agent, task}, Entry{Result: []byte("{}\n"), StateDiff: []byte("{}\n")}); err != nil {
 					t.Fatal(err)
 				}
-				cases = append(cases, Keyed{Key{key.Env, key.Agent, task}, entry})
+				cases = append(cases, keyed{Key{key.Env, key.Agent, task}, entry})
 			}
 			path := tt.link(s, outside)
 			r := s.Reader()
@@ -203,7 +203,7 @@ func TestWriteAllAndReaderFollowNoSymlink(t *testing.T) {
 			_, err = r.ReadLike(cases[2].Key, Entry{})
 			wantNamed(t, err, path, safeio.ErrSymlink)
 			secret, _ := os.ReadFile(filepath.Join(outside, "secret.json"))
-			_, failed, err := s.WriteAll(cases, 4)
+			_, failed, err := writeAll(s, cases, 4)
 			wantNamed(t, err, path, safeio.ErrSymlink)
 			if failed < 0 {
 				t.Errorf("no case failed")

@@ -156,7 +156,7 @@ func (s *Store) readArtifact(path string, same []byte, checkPath func(path strin
 	if same != nil && bytes.Equal(data, same) {
 		return data, nil
 	}
-	if err := Validate(data); err != nil {
+	if err := validate(data); err != nil {
 		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err))
 	}
 	return data, nil
@@ -188,7 +188,7 @@ func (s *Store) base() string {
 	return filepath.Dir(s.Root)
 }
 
-// Problems with artifact bytes, as Validate reports them.
+// Problems with artifact bytes, which a write that refuses them wraps.
 var (
 	ErrEmpty    = errors.New("is empty")
 	ErrBOM      = errors.New("starts with a byte-order mark")
@@ -198,14 +198,11 @@ var (
 	ErrTooLarge = safeio.ErrTooLarge
 )
 
-// MaxDepth bounds the nesting of artifacts, as written and as read.
-const MaxDepth = safeio.MaxDepth
-
-// Validate checks artifact bytes: a JSON value with LF line ends, no
-// byte-order mark, within safeio's limits (not nested deeper than MaxDepth,
-// not over safeio.MaxBytes). record validates before writing and check
-// after reading, so what one writes the other reads.
-func Validate(data []byte) error {
+// validate checks artifact bytes: a JSON value with LF line ends, no
+// byte-order mark, within safeio's limits (not nested deeper than
+// safeio.MaxDepth, not over safeio.MaxBytes). record validates before
+// writing and check after reading, so what one writes the other reads.
+func validate(data []byte) error {
 	switch {
 	case len(bytes.TrimSpace(data)) == 0:
 		return ErrEmpty

@@ -19,8 +19,8 @@ func TestWriteReadList(t *testing.T) {
 	if res, err := s.Write(key, e); err != nil || res != Written {
 		t.Fatalf("Write = %v, %v", res, err)
 	}
-	if res, err := s.Write(key, e); err != nil || res != Kept {
-		t.Fatalf("second Write = %v, %v; want Kept", res, err)
+	if res, err := s.Write(key, e); err != nil || res != Unchanged {
+		t.Fatalf("second Write = %v, %v; want Unchanged", res, err)
 	}
 	got, err := s.Read(key)
 	if err != nil {

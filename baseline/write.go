@@ -18,9 +18,32 @@ import (
 type WriteResult int
 
 const (
-	Kept    WriteResult = iota // the baseline already held these bytes
-	Written                    // new or changed files were written
+	Unchanged WriteResult = iota // the baseline already held these bytes
+	Written                      // new or changed files were written
 )
+
+// WriteError is the failure to freeze the artifacts of the case Key; Err
+// says why. Replaced says that some of the case's files were already
+// replaced when it failed (Batch.Commit renames a case's files one by one),
+// so its baseline holds some old files and some new.
+type WriteError struct {
+	Key      Key
+	Err      error
+	Replaced bool
+}
+
+func (e *WriteError) Error() string { return "record " + e.Key.String() + ": " + e.Reason() }
+
+// Reason is the error without the case it is of, for a report that names
+// the case beside it.
+func (e *WriteError) Reason() string {
+	if e.Replaced {
+		return e.Err.Error() + " (some of its files were replaced before the failure)"
+	}
+	return e.Err.Error()
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
 
 // Write freezes the artifacts of k, writing only the files whose bytes
 // differ from what the store holds. Each file is replaced atomically.
@@ -32,52 +55,36 @@ func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
 // differ with writeFile, after checking each path with checkPath.
 func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFile func(path string, data []byte) error) (WriteResult, error) {
 	if err := k.Check(); err != nil {
-		return Kept, err
+		return Unchanged, err
 	}
-	res := Kept
+	res := Unchanged
 	for _, name := range Files {
 		data := e.File(name)
 		if data == nil {
 			continue
 		}
 		path := s.Path(k, name)
-		if err := Validate(data); err != nil {
-			return res, fmt.Errorf("record %s: %s %w; the rollout's artifact cannot be a baseline", k, name, err)
+		if err := validate(data); err != nil {
+			return res, &WriteError{Key: k, Err: fmt.Errorf("%s %w; the rollout's artifact cannot be a baseline", name, err)}
 		}
 		if err := checkPath(path); err != nil {
-			return res, fmt.Errorf("record %s: %w", k, err)
+			return res, &WriteError{Key: k, Err: err}
 		}
 		old, err := safeio.ReadNoFollow(path)
 		// a symlink, FIFO, device or socket is refused; other errors (no file,
 		// a folder in the way) are the write's to report
 		if errors.Is(err, safeio.ErrSymlink) || errors.Is(err, safeio.ErrNotRegular) && !isDir(path) {
-			return res, fmt.Errorf("record %s: %w", k, err)
+			return res, &WriteError{Key: k, Err: err}
 		}
 		if err == nil && bytes.Equal(old, data) {
 			continue
 		}
 		if err := writeFile(path, data); err != nil {
-			return res, fmt.Errorf("record %s: %w", k, err)
+			return res, &WriteError{Key: k, Err: err}
 		}
 		res = Written
 	}
 	return res, nil
-}
-
-// Keyed is a case's key with the artifacts to freeze.
-type Keyed struct {
-	Key   Key
-	Entry Entry
-}
-
-// WriteAll freezes many cases as a Batch of jobs goroutines to which they
-// are added in order and which is then committed.
-func (s *Store) WriteAll(cases []Keyed, jobs int) (results []WriteResult, failed int, err error) {
-	b := s.NewBatch(min(jobs, len(cases)))
-	for _, c := range cases {
-		b.Add(c.Key, c.Entry)
-	}
-	return b.Commit()
 }
 
 // stagedFile is a file written to tmp, waiting to be renamed to path.
@@ -113,7 +120,7 @@ func (s *Store) stage(k Key, e Entry, dirs *folders, noSync bool) (staged []stag
 	return staged, nil
 }
 
-// folders remembers, for one WriteAll, the folders of the store it has
+// folders remembers, for one Batch, the folders of the store it has
 // checked for symlinks and made, so that each is looked at once, not once
 // for each file written to it. The store is locked meanwhile.
 type folders struct {

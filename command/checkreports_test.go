@@ -58,7 +58,7 @@ func mixedReport(t *testing.T) *oracle.Report {
 		t.Fatal(err)
 	}
 	run("check", "--json", "--env", "crm")
-	rep, err := oracle.ReadReport(filepath.Join(dir, "report.json"))
+	rep, err := oracle.MergeReports([]string{filepath.Join(dir, "report.json")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,11 +42,11 @@ func newReport(sel Selection, cases int) *Report {
 // knownStatuses are the statuses a report may hold.
 var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
 
-// ReadReport reads the JSON report of oracle check at path, and refuses
+// readReport reads the JSON report of oracle check at path, and refuses
 // anything else: not a JSON object, another format version, no selection,
 // no list of cases, a case whose name or status is not one oracle writes,
 // a summary that does not count the cases.
-func ReadReport(path string) (*Report, error) {
+func readReport(path string) (*Report, error) {
 	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -141,7 +141,7 @@ func (r *Report) ran() int {
 
 // MergeReports joins the JSON reports of the shards of one selection into
 // the report of the whole selection. It refuses a file that is not such a
-// report (see ReadReport), reports of different selections, shard counts
+// report (see readReport), reports of different selections, shard counts
 // or oracle versions, a shard given twice, a missing shard, a case in two
 // reports, and shards that together do not hold the selection's cases.
 func MergeReports(paths []string) (*Report, error) {
@@ -152,7 +152,7 @@ func MergeReports(paths []string) (*Report, error) {
 	var cases []*CaseReport
 	ran := 0
 	for _, p := range paths {
-		r, err := ReadReport(p)
+		r, err := readReport(p)
 		if err != nil {
 			return nil, err
 		}

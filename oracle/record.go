@@ -2,7 +2,7 @@ package oracle
 
 import (
 	"context"
-	"strings"
+	"errors"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -135,9 +135,9 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 		case w == stopped:
 			// the cases before are written or kept, this one failed (its
 			// files each old or new), the rest not written
-			rc.Status, rc.Error = RecordError, strings.TrimPrefix(err.Error(), "record "+rc.Case+": ")
-			if results[w] == baseline.Written {
-				rc.Error += " (some of its files were replaced before the failure)"
+			rc.Status, rc.Error = RecordError, err.Error()
+			if we, ok := errors.AsType[*baseline.WriteError](err); ok {
+				rc.Error = we.Reason() // the line names the case
 			}
 		case results[w] == baseline.Written:
 			rc.Status = RecordWrote

@@ -109,9 +109,11 @@ func traceTask(name string) (string, bool) {
 // neither names them. A trace without agent_output is stored with the
 // agentOutput of the result.json beside it appended as an agent_output
 // event that says where it came from (see runner.WithOutput), so the case
-// replays with its answer. The
-// case's agent is ReplayName(path). Importing the same trace again changes
-// nothing; a different trace under the same key is an error.
+// replays with its answer. The case's agent is "replay-" and the file's
+// name without its extensions, or for a file called trace.jsonl (a run
+// folder's) the folder's name, which is the run id; characters other than
+// letters, digits, '.', '_' and '-' become '-'. Importing the same trace
+// again changes nothing; a different trace under the same key is an error.
 func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskID string) (baseline.Key, string, error) {
 	data, err := safeio.ReadFile(path)
 	if err != nil {
@@ -137,7 +139,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if k.Env, k.Task, err = rec.Target(path, envName, taskID); err != nil {
 		return k, "", err
 	}
-	k.Agent = ReplayName(path)
+	k.Agent = replayName(path)
 	if err := k.Check(); err != nil {
 		return k, "", fmt.Errorf("replay %s: %w", path, err)
 	}
@@ -175,11 +177,9 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	return k, dest, nil
 }
 
-// ReplayName is the agent name of a replay case made from the trace at
-// path: "replay-" and the file's name without its extensions, or for a file
-// called trace.jsonl (a run folder's), the folder's name, which is the run
-// id. Characters other than letters, digits, '.', '_' and '-' become '-'.
-func ReplayName(path string) string {
+// replayName is the agent name of a replay case made from the trace at
+// path, as ImportTrace words it.
+func replayName(path string) string {
 	base := filepath.Base(path)
 	for _, ext := range []string{".jsonl", ".json", ".tool-events", ".trace"} {
 		base = strings.TrimSuffix(base, ext)

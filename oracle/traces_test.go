@@ -159,8 +159,8 @@ func TestReplayName(t *testing.T) {
 		"trace.jsonl":                                               "replay-trace",
 		filepath.Join(string(filepath.Separator), "x", "a:b.jsonl"): "replay-a-b",
 	} {
-		if got := ReplayName(path); got != want {
-			t.Errorf("ReplayName(%q) = %q, want %q", path, got, want)
+		if got := replayName(path); got != want {
+			t.Errorf("replayName(%q) = %q, want %q", path, got, want)
 		}
 	}
 }
