@@ -44,25 +44,20 @@ func ParseKey(s string) (Key, error) {
 	return k, k.Check()
 }
 
-// Artifact files of a baseline. A baseline file is <TASK>.<file>.
-const (
-	ResultFile    = "result.json"
-	StateDiffFile = "state-diff.json"
-	CallsFile     = "calls.json"
-)
-
 // Files are the artifact file names of a baseline, in report order: one
-// for each of env.BaselineArtifacts. Every list of the files a baseline
-// holds derives from this one.
+// for each of env.BaselineArtifacts, the file the runner writes it to
+// (result.json, state-diff.json, calls.json). A baseline file is
+// <TASK>.<file>. Every list of the files a baseline holds derives from this
+// one.
 var Files = filesOf(env.BaselineArtifacts)
 
-// FileOf returns the file of a baseline artifact ("calls" → "calls.json").
-func FileOf(artifact string) string { return artifact + ".json" }
+// fileOf returns the file of a baseline artifact ("calls" → "calls.json").
+func fileOf(artifact string) string { return artifact + ".json" }
 
 func filesOf(artifacts []string) []string {
 	out := make([]string, len(artifacts))
 	for i, a := range artifacts {
-		out[i] = FileOf(a)
+		out[i] = fileOf(a)
 	}
 	return out
 }
@@ -79,7 +74,7 @@ func FilesFor(artifacts []string) ([]string, error) {
 	var out []string
 	for _, f := range Files {
 		for _, a := range artifacts {
-			if FileOf(a) == f {
+			if fileOf(a) == f {
 				out = append(out, f)
 			}
 		}

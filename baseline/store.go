@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -53,11 +54,11 @@ func (e *Entry) Set(name string, data []byte) {
 
 func (e *Entry) field(name string) *[]byte {
 	switch name {
-	case ResultFile:
+	case artifact.Result:
 		return &e.Result
-	case StateDiffFile:
+	case artifact.StateDiff:
 		return &e.StateDiff
-	case CallsFile:
+	case artifact.Calls:
 		return &e.Calls
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -181,7 +182,8 @@ func TestFilesFor(t *testing.T) {
 			t.Errorf("FilesFor(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
 		}
 	}
-	if !slices.Equal(Files, []string{ResultFile, StateDiffFile, CallsFile}) {
+	// env.BaselineArtifacts named as the runner names their files
+	if !slices.Equal(Files, []string{artifact.Result, artifact.StateDiff, artifact.Calls}) {
 		t.Errorf("Files = %q, want the three artifact files in report order", Files)
 	}
 }

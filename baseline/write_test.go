@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -124,7 +125,7 @@ func TestWriteErrorSaysWhatWasReplaced(t *testing.T) {
 	for _, tt := range []struct {
 		blocked  string // the file a folder stands in the way of
 		replaced bool
-	}{{ResultFile, false}, {StateDiffFile, true}} {
+	}{{artifact.Result, false}, {artifact.StateDiff, true}} {
 		t.Run(tt.blocked, func(t *testing.T) {
 			s := &Store{Root: t.TempDir()}
 			k := Key{"crm", "solver", "TASK-001"}

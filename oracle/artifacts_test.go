@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -21,7 +22,7 @@ func TestMissingArtifactFile(t *testing.T) {
 	e := newLedger(t, ledgerOpts{tasks: 2})
 	record(t, store, e)
 	k := baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-001"}
-	if err := os.Remove(store.Path(k, baseline.CallsFile)); err != nil {
+	if err := os.Remove(store.Path(k, runner.CallsFile)); err != nil {
 		t.Fatal(err)
 	}
 	res := check(t, store, e)
@@ -30,7 +31,7 @@ func TestMissingArtifactFile(t *testing.T) {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 	files := res.Report.Cases[0].Files
-	if len(files) != 1 || files[0].File != baseline.CallsFile || files[0].State != FileMissing {
+	if len(files) != 1 || files[0].File != runner.CallsFile || files[0].State != FileMissing {
 		t.Errorf("files of the missing case: %+v", files)
 	}
 	if _, ok := res.Fresh[k]; !ok {
@@ -40,7 +41,7 @@ func TestMissingArtifactFile(t *testing.T) {
 	if rep.Cases[0].Status != RecordWrote || rep.Cases[1].Status != RecordKept {
 		t.Errorf("record: %+v", rep.Cases)
 	}
-	if _, err := os.Stat(store.Path(k, baseline.CallsFile)); err != nil {
+	if _, err := os.Stat(store.Path(k, runner.CallsFile)); err != nil {
 		t.Errorf("record did not add calls.json: %v", err)
 	}
 	if res := check(t, store, e); res.Report.Summary.Unchanged != res.Report.Summary.Total {
@@ -60,7 +61,7 @@ func TestFreezeFiles(t *testing.T) {
 	manifest := filepath.Join(project, env.ManifestPath("ledger"))
 	os.MkdirAll(filepath.Dir(manifest), 0o755)
 	os.WriteFile(manifest, []byte(`{"name":"ledger","entrypoint":"ledger","tools":[],"baselines":["result","state-diff"]}`), 0o644)
-	calls := store.Path(k, baseline.CallsFile)
+	calls := store.Path(k, runner.CallsFile)
 	os.WriteFile(calls, []byte("[]\n"), 0o644) // would differ if compared
 
 	// the cases of the project, their files set as FreezeFiles sets them
@@ -110,7 +111,7 @@ func TestFreezeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Report.Cases[0].Status != StatusChanged || len(res.Report.Cases[0].Files) != 1 || res.Report.Cases[0].Files[0].File != baseline.CallsFile {
+	if res.Report.Cases[0].Status != StatusChanged || len(res.Report.Cases[0].Files) != 1 || res.Report.Cases[0].Files[0].File != runner.CallsFile {
 		t.Errorf("--artifacts calls: %+v", res.Report.Cases[0])
 	}
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -22,7 +23,7 @@ func TestCompareIsCheck(t *testing.T) {
 	record(t, store, newLedger(t, ledgerOpts{tasks: 4}))
 	// TASK-001 and TASK-003 stay as recorded and change with the mutant's
 	// fee; TASK-002 loses its calls.json, TASK-004 its baseline
-	if err := os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, baseline.CallsFile)); err != nil {
+	if err := os.Remove(store.Path(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"}, runner.CallsFile)); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.Remove(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-004"}); err != nil {

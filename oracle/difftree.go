@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
+	"github.com/agent-oracle/oracle/runner"
 )
 
 // PathDiff is one file's difference in a comparison of two paths.
@@ -215,7 +216,7 @@ func artifactFiles(root string, all bool) (map[string]bool, error) {
 		if strings.HasPrefix(name, ".") {
 			return nil
 		}
-		timestamped := name == "run.json" || strings.HasSuffix(name, ".jsonl")
+		timestamped := name == runner.RunFile || strings.HasSuffix(name, ".jsonl")
 		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".jsonl") || timestamped && !all {
 			return nil
 		}

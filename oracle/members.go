@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -101,7 +102,7 @@ type memberSide struct {
 // shape (the original runner's, or a hand-edited one), for the caller to
 // compare them as plain JSON.
 func diffMembers(name string, old, fresh []byte) ([]MemberDiff, bool) {
-	if !strings.HasSuffix(name, "state-diff.json") {
+	if !strings.HasSuffix(name, runner.StateDiffFile) {
 		return nil, false
 	}
 	a, ok := decodeMembers(old)

@@ -27,7 +27,7 @@ const TracesDir = ".silo/traces"
 
 // Trace file suffixes, by format.
 const (
-	traceLinesSuffix = ".trace.jsonl"
+	traceLinesSuffix = "." + runner.TraceFile
 	traceArraySuffix = ".trace.json"
 )
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 )
 
@@ -14,11 +15,11 @@ const RunsDir = ".silo/runs"
 
 // Artifact file names.
 const (
-	ResultFile    = "result.json"
-	StateDiffFile = "state-diff.json"
-	CallsFile     = "calls.json"
-	RunFile       = "run.json"
-	TraceFile     = "trace.jsonl"
+	ResultFile    = artifact.Result
+	StateDiffFile = artifact.StateDiff
+	CallsFile     = artifact.Calls
+	RunFile       = artifact.Run
+	TraceFile     = artifact.Trace
 )
 
 // Files returns the artifacts by file name.

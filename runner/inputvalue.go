@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"unicode/utf8"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // errNotSimple is decodeInput's answer for text it leaves to encoding/json.
@@ -32,9 +34,10 @@ type inputDecoder struct {
 	at   int
 }
 
-// maxInputDepth bounds decodeInput's recursion; deeper input is left to
-// encoding/json, which has its own bound.
-const maxInputDepth = 100
+// maxInputDepth bounds decodeInput's recursion: the artifacts' limit, as
+// calls.json holds each input. Deeper input is left to encoding/json, which
+// decodes it to the same values (its own bound is safeio.DecoderDepth).
+const maxInputDepth = safeio.MaxDepth
 
 func (d *inputDecoder) skipSpace() {
 	for d.at < len(d.data) {

@@ -3,8 +3,10 @@ package runner
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -37,4 +39,23 @@ func FuzzDecodeInput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// decodeInput decodes input nested as deep as an artifact may be
+// (safeio.MaxDepth) to jsonschema's values, and leaves deeper input to it.
+func TestDecodeInputDepth(t *testing.T) {
+	for _, n := range []int{safeio.MaxDepth - 1, safeio.MaxDepth, safeio.MaxDepth + 1} {
+		data := []byte(strings.Repeat("[", n) + "1" + strings.Repeat("]", n))
+		want, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := decodeInput(data)
+		switch {
+		case n <= safeio.MaxDepth && (err != nil || !reflect.DeepEqual(got, want)):
+			t.Errorf("nested %d: %v; want jsonschema's values", n, err)
+		case n > safeio.MaxDepth && err != errNotSimple:
+			t.Errorf("nested %d: %v; want it left to jsonschema (errNotSimple)", n, err)
+		}
+	}
 }

@@ -292,7 +292,7 @@ func (r *Recording) ReadBesideOutput(path string) error {
 	if r.hasOutput {
 		return nil
 	}
-	name, err := findBeside(path, "result.json", "the trace has no final output, and a replay reads it")
+	name, err := findBeside(path, ResultFile, "the trace has no final output, and a replay reads it")
 	if name == "" || err != nil {
 		return err
 	}
@@ -351,7 +351,7 @@ func (r *Recording) ReadBesideRun(path string) error {
 	if r.Environment != "" && r.Task != "" {
 		return nil
 	}
-	name, err := findBeside(path, "run.json", "the trace names no environment or task, and a replay reads them")
+	name, err := findBeside(path, RunFile, "the trace names no environment or task, and a replay reads them")
 	if name == "" || err != nil {
 		return err
 	}

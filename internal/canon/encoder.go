@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Encoder writes compact JSON as Compact does, reusing one buffer and one
@@ -109,7 +111,7 @@ func plain(s string) bool {
 // string is plain: keys sorted, as encoding/json writes them. It reports
 // false, with dst as it was, for any other map.
 func appendMap(dst []byte, m any, depth int) ([]byte, bool) {
-	if depth > maxSimpleDepth {
+	if depth >= maxSimpleDepth {
 		return dst, false // deeper (or a cycle): left to encoding/json
 	}
 	switch x := m.(type) {
@@ -121,8 +123,10 @@ func appendMap(dst []byte, m any, depth int) ([]byte, bool) {
 	return dst, false
 }
 
-// maxSimpleDepth bounds the nesting of the maps appendSimple writes.
-const maxSimpleDepth = 64
+// maxSimpleDepth bounds the nesting of the maps appendSimple writes: the
+// artifacts' limit, each map being one level of JSON. Deeper maps (a cycle
+// among them) go to appendTyped, which leaves them to encoding/json.
+const maxSimpleDepth = safeio.MaxDepth
 
 // appendObject appends m as a JSON object, its keys sorted, each value
 // written by value; false, with dst as it was, when a key is not plain or

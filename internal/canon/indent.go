@@ -4,15 +4,18 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
-// maxDepth is how deeply json.Indent lets arrays and objects nest.
-const maxDepth = 10000
+// maxDepth is how deeply json.Indent lets arrays and objects nest, as
+// AppendIndent refuses what json.Indent refuses.
+const maxDepth = safeio.DecoderDepth
 
 // AppendIndent appends src, indented, to dst: byte for byte what
 // json.Indent(dst, src, prefix, indent) writes, and an error for the same
 // inputs (src not one JSON value with only white space around it, or
-// nested deeper than 10,000). On error dst is returned as it was.
+// nested deeper than safeio.DecoderDepth, 10,000). On error dst is returned as it was.
 //
 // It is made for the compact JSON canon writes (Compact, AppendCompact,
 // Marshal's first step), which it indents several times faster than

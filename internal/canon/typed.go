@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Values of plain types are written without encoding/json, by encoders
@@ -26,9 +28,13 @@ import (
 // typedFunc appends the JSON of the value at p, or reports false.
 type typedFunc func(dst []byte, p unsafe.Pointer, depth int) ([]byte, bool)
 
-// maxTypedDepth bounds the nesting appendTyped follows; deeper values (a
-// cycle among them) are left to encoding/json.
-const maxTypedDepth = 200
+// maxTypedDepth bounds the steps appendTyped follows into a value, from
+// the artifacts' limit: a level of JSON nesting is two steps here (the
+// array or object, and the interface or pointer that holds it), and a
+// value nested deeper than an artifact may be is left to encoding/json, as
+// is a deeper chain of pointers or a cycle. The bytes are encoding/json's
+// either way; the bound only says which writes them.
+const maxTypedDepth = 2 * safeio.MaxDepth
 
 // typedEncoder writes values of one type, with a function built on first
 // use, so that a recursive type finds its own encoder while it is built.

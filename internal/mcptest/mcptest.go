@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -167,7 +168,7 @@ func results(t *testing.T, runs string) []map[string]any {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(runs, e.Name(), "result.json"))
+		b, err := os.ReadFile(filepath.Join(runs, e.Name(), artifact.Result))
 		if err != nil {
 			t.Fatalf("run folder %s: %v", e.Name(), err)
 		}

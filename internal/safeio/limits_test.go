@@ -1,6 +1,8 @@
 package safeio
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -66,6 +68,32 @@ func TestCheckLimitsDepth(t *testing.T) {
 	for _, tt := range tests {
 		if err := CheckLimits([]byte(tt.data)); !errors.Is(err, tt.want) {
 			t.Errorf("%s: CheckLimits = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
+
+// DecoderDepth is encoding/json's limit on nesting, for each of its ways
+// of reading JSON: what it says of the decoders is what they do. (That
+// json.Indent has it too, canon's test of AppendIndent shows: indenting
+// 10,000 levels takes seconds.)
+func TestDecoderDepthIsEncodingJSONs(t *testing.T) {
+	nest := func(n int) []byte { return []byte(strings.Repeat("[", n) + strings.Repeat("]", n)) }
+	readers := map[string]func([]byte) error{
+		"json.Valid": func(b []byte) error {
+			if !json.Valid(b) {
+				return errors.New("not valid")
+			}
+			return nil
+		},
+		"json.Unmarshal": func(b []byte) error { var v any; return json.Unmarshal(b, &v) },
+		"json.Decoder":   func(b []byte) error { var v any; return json.NewDecoder(bytes.NewReader(b)).Decode(&v) },
+	}
+	for name, read := range readers {
+		if err := read(nest(DecoderDepth)); err != nil {
+			t.Errorf("%s refuses nesting of DecoderDepth (%d): %v", name, DecoderDepth, err)
+		}
+		if err := read(nest(DecoderDepth + 1)); err == nil {
+			t.Errorf("%s reads nesting of DecoderDepth+1 (%d)", name, DecoderDepth+1)
 		}
 	}
 }

@@ -13,10 +13,6 @@ import (
 // trace or a manifest: 256 MiB.
 const MaxBytes = 256 << 20
 
-// MaxDepth is the deepest nesting of arrays and objects an artifact may
-// have, in the file as written (oracle refuses to write deeper) and as read.
-const MaxDepth = 1000
-
 // Problems with a file, as ReadFile and CheckTree report them (wrapped with
 // the file's name).
 var (

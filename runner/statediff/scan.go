@@ -7,6 +7,8 @@ import (
 	"errors"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // A small validating scanner: it splits objects into keys and raw values
@@ -16,8 +18,9 @@ import (
 
 var errScan = errors.New("malformed JSON")
 
-// maxDepth is encoding/json's limit on nesting.
-const maxDepth = 10000
+// maxDepth is encoding/json's limit on nesting, as json.Valid's verdict is
+// the scanner's.
+const maxDepth = safeio.DecoderDepth
 
 // plain holds the bytes a JSON string may hold as they are.
 var plain = func() (t [256]bool) {
