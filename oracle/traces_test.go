@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -83,12 +82,12 @@ func TestReplayCaseLifecycle(t *testing.T) {
 		t.Errorf("check statuses = %v", got)
 	}
 	// the replay's baseline is the solver's rollout, byte for byte
-	solverCases := slices.Collect(regressionCases(envs, Selection{Tasks: []string{"TASK-002"}}))
-	if _, err := Record(context.Background(), store, streamOf(solverCases), Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}, RecordOptions{}); err != nil {
+	solverSel := Selection{Agents: []string{"solver"}, Tasks: []string{"TASK-002"}}
+	if _, err := Record(context.Background(), store, selected(t, solverSel, envs...).Cases, solverSel, RecordOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := store.Read(k)
-	b, _ := store.Read(solverCases[0].Key)
+	b, _ := store.Read(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-002"})
 	if diff := cmp.Diff(string(b.Result), string(a.Result)); diff != "" {
 		t.Errorf("replay baseline differs from the solver's (-solver +replay):\n%s", diff)
 	}
