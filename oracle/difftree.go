@@ -6,8 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"maps"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -76,12 +77,7 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 	for n := range fb {
 		names[n] = true
 	}
-	sorted := make([]string, 0, len(names))
-	for n := range names {
-		sorted = append(sorted, n)
-	}
-	sort.Strings(sorted)
-	return diffNames(a, b, sorted, fa, fb)
+	return diffNames(a, b, slices.Sorted(maps.Keys(names)), fa, fb)
 }
 
 // diffNames reads and compares the files of two folders, name by name, with

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -167,7 +169,7 @@ func (w *hiddenWalk) duplicates(path string, a, b *rawNode) bool {
 		dups, other map[string]bool
 		file        string
 	}{{da, db, "old"}, {db, da, "new"}} {
-		for _, k := range sortedKeys(side.dups) {
+		for _, k := range slices.Sorted(maps.Keys(side.dups)) {
 			if !side.other[k] {
 				w.duplicate(path, k, side.file)
 				named = true
@@ -190,7 +192,7 @@ func (w *hiddenWalk) duplicate(path, key, file string) {
 func (w *hiddenWalk) oneSided(path string, n *rawNode, file string) {
 	switch n.kind {
 	case '{':
-		for _, k := range sortedKeys(n.duplicated()) {
+		for _, k := range slices.Sorted(maps.Keys(n.duplicated())) {
 			w.duplicate(path, k, file)
 		}
 		for _, k := range n.order() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -181,7 +182,7 @@ func diffFields(a, b map[string]*FieldChange) []FieldDiff {
 		paths[p] = true
 	}
 	var out []FieldDiff
-	for _, p := range sortedKeys(paths) {
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		fa, fb := a[p], b[p]
 		if fa != nil && fb != nil && fa.Op == fb.Op && jsonEqual(fa.From, fb.From) && jsonEqual(fa.To, fb.To) {
 			continue

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"encoding/json"
-	"sort"
 )
 
 // rawNode is a JSON value as written: its tokens' bytes, the spacing before
@@ -52,15 +51,6 @@ func (n *rawNode) duplicated() map[string]bool {
 		seen[k] = true
 	}
 	return dups
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // parseRaw parses a JSON text that is known to be valid; it returns nil if
