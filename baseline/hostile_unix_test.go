@@ -165,10 +165,10 @@ func TestWriteHoldsTheReadersLimits(t *testing.T) {
 	}
 }
 
-// WriteAll and a Reader, which look at each folder once for all the files
+// A Batch and a Reader, which look at each folder once for all the files
 // they write or read there, still refuse a symlink at any one file's place
 // or at a folder, and write or read nothing through it.
-func TestWriteAllAndReaderFollowNoSymlink(t *testing.T) {
+func TestBatchAndReaderFollowNoSymlink(t *testing.T) {
 	entry := Entry{Result: []byte("{\"new\": 1}\n"), StateDiff: []byte("{}\n")}
 	for _, tt := range []struct {
 		name string

@@ -16,9 +16,9 @@ func entryOf(i int, v string) Entry {
 	return Entry{Result: []byte(fmt.Sprintf("{\"n\": %d, \"v\": %q}\n", i, v)), StateDiff: []byte("{}\n")}
 }
 
-// WriteAll writes what Write would, case by case in order, leaves no
+// A Batch writes what Write would, case by case in order, leaves no
 // temporary file, and keeps what already holds the same bytes.
-func TestWriteAll(t *testing.T) {
+func TestBatchWritesWhatWriteWould(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
 	var cases []keyed
 	for i := range 40 {
@@ -72,10 +72,10 @@ func noTemporaryFiles(t *testing.T, root string) {
 	}
 }
 
-// A case that cannot be written stops WriteAll there, as Write case after
+// A case that cannot be written stops a Batch there, as Write case after
 // case would: the cases before it are in place, the ones after untouched,
 // and no temporary file is left.
-func TestWriteAllStopsAtTheFirstFailure(t *testing.T) {
+func TestBatchStopsAtTheFirstFailure(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
 	var cases []keyed
 	for i := range 20 {
@@ -101,8 +101,8 @@ func TestWriteAllStopsAtTheFirstFailure(t *testing.T) {
 	noTemporaryFiles(t, s.Root)
 }
 
-// The first failing case in order is the error WriteAll returns.
-func TestWriteAllReportsTheFirstError(t *testing.T) {
+// The first failing case in order is the error Commit returns.
+func TestBatchReportsTheFirstError(t *testing.T) {
 	s := &Store{Root: t.TempDir()}
 	cases := []keyed{
 		{Key{"crm", "solver", "TASK-001"}, entryOf(1, "a")},
