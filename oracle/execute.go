@@ -13,7 +13,7 @@ import (
 	"github.com/agent-oracle/oracle/runner"
 )
 
-// Options are shared by Record and Check.
+// Options are shared by Record and CheckEach.
 type Options struct {
 	// Repeat is how many times each case runs; its runs must agree. Values
 	// below 1 mean 2.
