@@ -171,14 +171,44 @@ func (e twiceListed) RegressionAgents() []string {
 	return append(a, a...)
 }
 
-// TestSelectRefusesARegressionAgentListedTwice: an environment (of any
-// implementation) whose cases the selection would hold twice is refused,
-// as two sources of one key are.
-func TestSelectRefusesARegressionAgentListedTwice(t *testing.T) {
-	envs := []env.Environment{twiceListed{newLedger(t, ledgerOpts{tasks: 2})}}
-	_, err := Select(t.TempDir(), envs, Selection{}, storedKeys())
-	if err == nil || !strings.Contains(err.Error(), "case ledger/solver/TASK-001 comes from two sources: the regression agent solver of ledger and the regression agent solver of ledger") {
-		t.Errorf("error %v", err)
+// taskTwice is an environment that lists one of its tasks twice.
+type taskTwice struct {
+	env.Environment
+	id string
+}
+
+func (e taskTwice) Tasks() ([]env.Task, error) {
+	tasks, err := e.Environment.Tasks()
+	for _, t := range tasks {
+		if t.ID == e.id {
+			tasks = append(slices.Clone(tasks), t)
+		}
+	}
+	return tasks, err
+}
+
+// TestSelectRefusesACaseListedTwice: an environment (of any
+// implementation) whose cases the selection would hold twice, by an agent
+// or a task it lists twice, is refused, as two sources of one key are; a
+// selection without the case is not.
+func TestSelectRefusesACaseListedTwice(t *testing.T) {
+	l := newLedger(t, ledgerOpts{tasks: 3})
+	for _, tt := range []struct {
+		name string
+		env  env.Environment
+		sel  Selection
+		want string // "" when the selection does not hold the case twice
+	}{
+		{"agent", twiceListed{l}, Selection{}, "ledger/solver/TASK-001"},
+		{"agent, one task", twiceListed{l}, Selection{Tasks: []string{"TASK-003"}}, "ledger/solver/TASK-003"},
+		{"task", taskTwice{l, "TASK-002"}, Selection{}, "ledger/solver/TASK-002"},
+		{"task, not selected", taskTwice{l, "TASK-002"}, Selection{Tasks: []string{"TASK-001", "TASK-003"}}, ""},
+	} {
+		_, err := Select(t.TempDir(), []env.Environment{tt.env}, tt.sel, storedKeys())
+		want := "case " + tt.want + " comes from two sources: the regression agent solver of ledger and the regression agent solver of ledger"
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }
 
