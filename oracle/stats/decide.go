@@ -285,7 +285,7 @@ func (d *Decision) intervals(compared []int) {
 		for _, x := range diffs {
 			ss += sq(x - mean)
 		}
-		half := TQuantile(0.975, t-1) * math.Sqrt(ss/(t-1)) / math.Sqrt(t)
+		half := criticalT(len(compared)-1) * math.Sqrt(ss/(t-1)) / math.Sqrt(t)
 		ti := clampInterval(Interval{mean - half, mean + half})
 		d.TasksInterval = &ti
 		d.Interval = Interval{min(ti.Low, d.RunsInterval.Low), max(ti.High, d.RunsInterval.High)}

@@ -164,11 +164,11 @@ func Build(outcomes []Outcome) (*Distribution, error) {
 }
 
 // consistent reports whether a graded outcome holds together as the
-// scoring rule (env.Grade) makes one: a verdict at least as bad as its
-// checks give (a verifier error makes any run fail), its violations the
-// labels of its forbidden checks that did not hold.
+// scoring rule (env.Grade) makes one: the verdict its checks give, or fail
+// (a verifier error fails a run whatever its checks say); its violations
+// the labels of its forbidden checks that did not hold.
 func (o Outcome) consistent() error {
-	if severity(o.Verdict) < 0 {
+	if o.Verdict != env.Pass && o.Verdict != env.Fail && o.Verdict != env.Inconclusive {
 		return fmt.Errorf("verdict %q is not pass, fail or inconclusive", o.Verdict)
 	}
 	if !knownTermination(o.Termination) {
@@ -188,7 +188,7 @@ func (o Outcome) consistent() error {
 			failedForbidden = append(failedForbidden, c.Label)
 		}
 	}
-	if graded := env.Grade(results).Verdict; severity(o.Verdict) < severity(graded) {
+	if graded := env.Grade(results).Verdict; o.Verdict != graded && o.Verdict != env.Fail {
 		return fmt.Errorf("verdict is %s but its checks make it %s", o.Verdict, graded)
 	}
 	if got, want := uniq(o.Violations), uniq(failedForbidden); !slices.Equal(got, want) {
@@ -258,7 +258,7 @@ func (d *Distribution) Validate() error {
 	forbidden := map[string]int{} // failures of each forbidden check
 	passedRequired, incomplete := 0, 0
 	for _, c := range d.Checks {
-		where := fmt.Sprintf("check %q (%s)", c.Label, c.Kind)
+		where := checkName(c)
 		if !knownKind(c.Kind) {
 			return fmt.Errorf("check %q has kind %q, not required, optional, forbidden or coverage", c.Label, c.Kind)
 		}
@@ -317,22 +317,33 @@ func (d *Distribution) Validate() error {
 	return nil
 }
 
+// checkName names a check in an error: check "label" (kind). It is a
+// fmt.Stringer, formatted only when an error is.
+type checkName CheckCount
+
+func (c checkName) String() string { return fmt.Sprintf("check %q (%s)", c.Label, c.Kind) }
+
 // validCounts checks a map of counts: valid keys, counts of at least 1,
 // adding up to total.
 func validCounts(name string, m map[string]int, total int, validKey func(string) error) error {
-	sum := 0
-	for _, k := range sortedKeys(m) {
-		if err := validKey(k); err != nil {
-			return err
-		}
-		n := m[k]
-		if n < 1 {
-			return fmt.Errorf("%s[%q] is %d; an entry no run had is left out", name, k, n)
-		}
-		if n > MaxRuns {
-			return fmt.Errorf("%s[%q] is %d, over the limit of %d runs", name, k, n, MaxRuns)
-		}
+	sum, bad := 0, false
+	for k, n := range m {
+		bad = bad || n < 1 || n > MaxRuns || validKey(k) != nil
 		sum += n
+	}
+	if bad {
+		// the first wrong entry in key order, so that the error is always the same
+		for _, k := range sortedKeys(m) {
+			if err := validKey(k); err != nil {
+				return err
+			}
+			switch n := m[k]; {
+			case n < 1:
+				return fmt.Errorf("%s[%q] is %d; an entry no run had is left out", name, k, n)
+			case n > MaxRuns:
+				return fmt.Errorf("%s[%q] is %d, over the limit of %d runs", name, k, n, MaxRuns)
+			}
+		}
 	}
 	if sum != total {
 		return fmt.Errorf("%s add up to %d but %d runs were graded", name, sum, total)

@@ -74,8 +74,11 @@ func FisherGreater(t Table) float64 {
 		return 1
 	}
 	h := newHypergeometric(t)
+	if t.APasses <= h.lo {
+		return 1 // every table the margins allow
+	}
 	p := 0.0
-	for x := max(h.lo, t.APasses); x <= h.hi; x++ {
+	for x := t.APasses; x <= h.hi; x++ {
 		p += math.Exp(h.logP(x))
 	}
 	return min(1, p)

@@ -206,3 +206,24 @@ func TestPassK(t *testing.T) {
 		}
 	}
 }
+
+// The float fast path of pass^k gives the same bits as exact rationals.
+func TestPassKFastPath(t *testing.T) {
+	for n := 1; n <= 40; n++ {
+		for c := 0; c <= n; c++ {
+			for _, k := range []int{1, 2, 3, 5, 8, 13, 21, 34, n} {
+				if k > n {
+					continue
+				}
+				hat, _ := PassHatK(n, c, k)
+				at, _ := PassAtK(n, c, k)
+				wantHat := ratio(choose(c, k), choose(n, k))
+				num, den := choose(n-c, k), choose(n, k)
+				wantAt := ratio(num.Sub(den, num), den)
+				if hat != wantHat || at != wantAt {
+					t.Fatalf("n %d c %d k %d: %v %v, exact %v %v", n, c, k, hat, at, wantHat, wantAt)
+				}
+			}
+		}
+	}
+}

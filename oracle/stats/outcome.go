@@ -69,16 +69,3 @@ func knownKind(k env.Kind) bool {
 	}
 	return false
 }
-
-// severity orders verdicts from pass (0) to fail (2); -1 for anything else.
-func severity(v env.Verdict) int {
-	switch v {
-	case env.Pass:
-		return 0
-	case env.Inconclusive:
-		return 1
-	case env.Fail:
-		return 2
-	}
-	return -1
-}

@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // NormalQuantile is the p-quantile of the standard normal distribution,
 // by Wichura's algorithm AS 241 (PPND16), accurate to about 1e-16; ±Inf at
@@ -162,3 +165,16 @@ func betaFraction(a, b, x float64) float64 {
 	}
 	return h
 }
+
+// criticalT is TQuantile(0.975, df), remembered by df: the t of a
+// two-sided 95% interval.
+func criticalT(df int) float64 {
+	if v, ok := criticals.Load(df); ok {
+		return v.(float64)
+	}
+	v := TQuantile(0.975, float64(df))
+	criticals.Store(df, v)
+	return v
+}
+
+var criticals sync.Map

@@ -54,6 +54,9 @@ func (d *Decision) Summary() Summary {
 		floor := "no drop in pass rate can be told from noise: add tasks or runs"
 		if d.Floor.Detectable {
 			floor = fmt.Sprintf("drops under %d points are within noise", d.Floor.Points())
+			if d.Margin > 0 {
+				floor = fmt.Sprintf("drops under %d points are within noise and the %s-point margin", d.Floor.Points(), trimFloat(100*d.Margin))
+			}
 		}
 		line = fmt.Sprintf("no change the check could detect (%s): %s", floor, rates)
 	default:
@@ -61,7 +64,7 @@ func (d *Decision) Summary() Summary {
 	}
 	for i, f := range d.Findings {
 		if i == lineFindings {
-			line += fmt.Sprintf("; %d more severe findings", len(d.Findings)-lineFindings)
+			line += "; " + plural(len(d.Findings)-lineFindings, "more severe finding")
 			break
 		}
 		line += "; " + f.phrase()
@@ -74,8 +77,8 @@ func (d *Decision) Summary() Summary {
 		s.Details = append(s.Details, fmt.Sprintf("margin: changes within %s points of the baseline do not count", trimFloat(100*d.Margin)))
 	}
 	if d.TasksInterval != nil {
-		s.Details = append(s.Details, fmt.Sprintf("95%% intervals: over the tasks %s to %s points (t, %d degrees of freedom); from the runs alone %s to %s points",
-			signedPoints(d.TasksInterval.Low), signedPoints(d.TasksInterval.High), d.Tasks-1,
+		s.Details = append(s.Details, fmt.Sprintf("95%% intervals: over the tasks %s to %s points (t, %s); from the runs alone %s to %s points",
+			signedPoints(d.TasksInterval.Low), signedPoints(d.TasksInterval.High), plural(d.Tasks-1, "degree")+" of freedom",
 			signedPoints(d.RunsInterval.Low), signedPoints(d.RunsInterval.High)))
 	}
 	s.Details = append(s.Details, d.moved()...)
@@ -115,7 +118,7 @@ func (d *Decision) moved() []string {
 	out := []string{}
 	for i, t := range ts {
 		if i == movedMost {
-			out = append(out, fmt.Sprintf("and %d more tasks moved", len(ts)-movedMost))
+			out = append(out, "and "+plural(len(ts)-movedMost, "more task")+" moved")
 			break
 		}
 		b, c := t.Baseline, t.Candidate

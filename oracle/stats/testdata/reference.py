@@ -110,6 +110,30 @@ def main():
         hat = Fraction(comb(c, k), comb(n, k))
         at = 1 - Fraction(comb(n - c, k), comb(n, k))
         print(f"{{{n}, {c}, {k}, {float(hat)!r}, {float(at)!r}}},")
+    print("// a decision: baseline, candidate passes/runs per task (mpmath t, NormalDist Wilson)")
+    tasks = [(9, 10, 5, 10), (7, 10, 6, 10), (10, 10, 8, 10), (4, 10, 4, 10), (6, 8, 2, 9)]
+    diffs, low_sq, high_sq = [], 0.0, 0.0
+    for bp, bn, cp, cn in tasks:
+        pb, pc = bp / bn, cp / cn
+        lb, ub = wilson(bp, bn)
+        lc, uc = wilson(cp, cn)
+        lb, lc, ub, uc = max(0.0, lb), max(0.0, lc), min(1.0, ub), min(1.0, uc)
+        diffs.append(pc - pb)
+        low_sq += (pc - lc) ** 2 + (ub - pb) ** 2
+        high_sq += (uc - pc) ** 2 + (pb - lb) ** 2
+    n = len(tasks)
+    mean = sum(diffs) / n
+    sd = sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1))
+    half = float(t_quantile("0.975", n - 1)) * sd / sqrt(n)
+    print(f"mean {mean!r} tasks [{mean - half!r}, {mean + half!r}] runs [{mean - sqrt(low_sq) / n!r}, {mean + sqrt(high_sq) / n!r}]")
+    ps = [float(fisher_two_sided(cp, cn, bp, bn)) for bp, bn, cp, cn in tasks]
+    order = sorted(range(n), key=lambda i: ps[i])
+    holm, running = [0.0] * n, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (n - rank) * ps[i]))
+        holm[i] = running
+    print(f"fisher {ps!r}")
+    print(f"holm {holm!r}")
     print("// power multipliers: noncentrality with 80% power, two-sided 5% t test on T-1 df (mpmath)")
     for tasks in [2, 3, 8, 24, 100]:
         print(f"{{{tasks}, {mp.nstr(power_multiplier(tasks), 12)}}},")
