@@ -34,14 +34,14 @@ type Options struct {
 	// above +Margin. 0, the default, counts any change the check can tell
 	// from noise.
 	Margin float64
-	// K lists the k of pass^k and pass@k; nil means 1, 3 and 5. A task
-	// side with fewer graded runs than k has no value for it.
+	// K lists the k of pass^k and pass@k, at most MaxK of them; nil means
+	// 1, 3 and 5. A task side with fewer graded runs than k has no value
+	// for it.
 	K []int
 }
 
-// Level is the confidence of the gate's intervals: 95%, a false alarm rate
-// of at most 5% for regressions and improvements together.
-const Level = 0.95
+// MaxK is the most values of k a decision computes pass^k and pass@k for.
+const MaxK = 16
 
 // Decision is the gate's decision over a set of tasks, and the diagnostics
 // that go with it. It is plain data for the reports: the same
@@ -226,6 +226,9 @@ func (o Options) check() ([]int, error) {
 	ks = slices.Clone(ks)
 	slices.Sort(ks)
 	ks = slices.Compact(ks)
+	if len(ks) > MaxK {
+		return nil, fmt.Errorf("decide: %d values of k for pass^k; give at most %d", len(ks), MaxK)
+	}
 	for _, k := range ks {
 		if k < 1 || k > MaxRuns {
 			return nil, fmt.Errorf("decide: k of pass^k is %d; give 1 to %d", k, MaxRuns)

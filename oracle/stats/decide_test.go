@@ -256,6 +256,7 @@ func TestDecideErrors(t *testing.T) {
 		{"negative margin", pairsOf(10, [2]int{1, 1}), Options{Margin: -0.1}, "margin -0.1 is out of range"},
 		{"margin of 1", pairsOf(10, [2]int{1, 1}), Options{Margin: 1}, "margin 1 is out of range"},
 		{"k of 0", pairsOf(10, [2]int{1, 1}), Options{K: []int{0}}, "k of pass^k is 0"},
+		{"too many k", pairsOf(10, [2]int{1, 1}), Options{K: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}}, "17 values of k for pass^k; give at most 16"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decide(c.pairs, c.opts)

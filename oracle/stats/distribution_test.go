@@ -179,3 +179,15 @@ func TestBuildRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestChecksOf(t *testing.T) {
+	got := ChecksOf([]env.CheckResult{
+		env.Check("stage set", true, "detail is not counted"),
+		env.Forbid("another deal changed", true, ""),
+		env.Covered("log complete", false, ""),
+	})
+	want := []Check{req("stage set", true), forb("another deal changed", false), cov("log complete", false)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ChecksOf (-want +got):\n%s", diff)
+	}
+}

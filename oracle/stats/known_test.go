@@ -91,12 +91,26 @@ func TestPowerMultiplier(t *testing.T) {
 		{24, 2.92559607688},
 		{100, 2.82912978426},
 	} {
-		if got := powerQuantiles(c.tasks); !near(got, c.want, 1e-7) {
-			t.Errorf("powerQuantiles(%d) = %.12g, want %.12g", c.tasks, got, c.want)
+		if got := powerMultiplier(c.tasks); !near(got, c.want, 1e-7) {
+			t.Errorf("powerMultiplier(%d) = %.12g, want %.12g", c.tasks, got, c.want)
 		}
 	}
-	if got, want := powerQuantiles(1), 1.9599639845400536+0.8416212335729144; !near(got, want, 1e-14) {
-		t.Errorf("powerQuantiles(1) = %v, want z.975 + z.80 = %v", got, want)
+	z := 1.9599639845400536 + 0.8416212335729144
+	if got := powerMultiplier(1); !near(got, z, 1e-14) {
+		t.Errorf("powerMultiplier(1) = %v, want z.975 + z.80 = %v", got, z)
+	}
+	// with many tasks the t test becomes the z test: the multiplier falls
+	// towards z.975 + z.80, and never below it
+	prev := math.Inf(1)
+	for _, tasks := range []int{2, 5, 30, 300, 3000, 30000, 100000} {
+		m := powerMultiplier(tasks)
+		if m >= prev || m <= z {
+			t.Errorf("powerMultiplier(%d) = %v after %v; want it falling towards %v", tasks, m, prev, z)
+		}
+		prev = m
+	}
+	if prev-z > 1e-3 {
+		t.Errorf("powerMultiplier(100000) = %v, want within 0.001 of %v", prev, z)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // Power is the chance the gate is meant to have of detecting a drop at its
-// floor: 80%, at the 5% level of Level.
+// floor: 80%, at the 5% level of its 95% intervals.
 const Power = 0.80
 
 // Design is a check's shape for the power arithmetic.
@@ -66,7 +66,7 @@ func (d Design) check() error {
 // of T differences has the standard error SE = √(Σv)/T. A paired t test on
 // T−1 degrees of freedom detects a mean drop Δ with 80% power when
 // Δ − margin ≥ m·SE, m the noncentrality at which the test's power is 80%
-// (powerQuantiles; z₀.₉₇₅ + z₀.₈₀ = 2.80 for one task, 3.04 for 24 tasks,
+// (powerMultiplier; z₀.₉₇₅ + z₀.₈₀ = 2.80 for one task, 3.04 for 24 tasks,
 // 12.0 for 2).
 // Without rates every p̄ is 1/2, the worst case, and Δ follows at once.
 // With rates each task's candidate rate is modelled as max(p − δ, 0), and
@@ -125,7 +125,7 @@ func floorOf(rates []float64, nb, nc []int, margin float64) Floor {
 		f.MinRuns = min(f.MinRuns, nb[i], nc[i])
 		f.MaxRuns = max(f.MaxRuns, nb[i], nc[i])
 	}
-	z := powerQuantiles(t)
+	z := powerMultiplier(t)
 	tf := float64(t)
 	if rates == nil {
 		v := 0.0
@@ -166,14 +166,14 @@ func floorOf(rates []float64, nb, nc []int, margin float64) Floor {
 	return f
 }
 
-// powerQuantiles is the standardised drop (drop / standard error) that
+// powerMultiplier is the standardised drop (drop / standard error) that
 // the gate detects with 80% power at the 5% level: for one task the normal
 // quantiles' sum z₀.₉₇₅ + z₀.₈₀; for T ≥ 2 tasks the noncentrality δ at
 // which a two-sided t test on T−1 degrees of freedom rejects with
 // probability 0.8, P(T'(δ) > t₀.₉₇₅) = 0.8 for the noncentral t T', found
 // by bisection over the exact power integral (noncentralPower). The usual
 // shortcut t₀.₉₇₅ + t₀.₈₀ falls short with few tasks.
-func powerQuantiles(tasks int) float64 {
+func powerMultiplier(tasks int) float64 {
 	if tasks < 2 {
 		return NormalQuantile(0.975) + NormalQuantile(Power)
 	}
@@ -200,7 +200,7 @@ func powerQuantiles(tasks int) float64 {
 	return hi
 }
 
-// multipliers caches powerQuantiles by degrees of freedom.
+// multipliers caches powerMultiplier by degrees of freedom.
 var multipliers struct {
 	sync.Mutex
 	m map[int]float64
@@ -210,12 +210,15 @@ var multipliers struct {
 // and U = √(V/df), V chi-squared on df degrees of freedom: the integral of
 // Φ(ncp − crit·u) against U's density
 // f(u) = 2(df/2)^(df/2)/Γ(df/2) · u^(df−1) · e^(−df·u²/2), by Simpson's
-// rule over U's range (the other tail, P(T' < −crit), is negligible and
+// rule over the range of U that holds its mass (the other tail, P(T' < −crit), is negligible and
 // left out).
 func noncentralPower(ncp, df, crit float64) float64 {
+	// U has mean about 1 and standard deviation about 1/√(2·df): ten of
+	// them either side hold all of its mass that matters
 	const steps = 1000 // even
-	top := 1 + 12/math.Sqrt(df) + 4
-	h := top / steps
+	spread := 10 / math.Sqrt(2*df)
+	bottom, top := max(0, 1-spread), 1+spread
+	h := (top - bottom) / steps
 	lg, _ := math.Lgamma(df / 2)
 	logC := math.Log(2) + df/2*math.Log(df/2) - lg
 	f := func(u float64) float64 {
@@ -227,13 +230,13 @@ func noncentralPower(ncp, df, crit float64) float64 {
 		}
 		return math.Exp(logC+(df-1)*math.Log(u)-df*u*u/2) * normalCDF(ncp-crit*u)
 	}
-	sum := f(0) + f(top)
+	sum := f(bottom) + f(top)
 	for i := 1; i < steps; i++ {
 		w := 2.0
 		if i%2 == 1 {
 			w = 4
 		}
-		sum += w * f(float64(i)*h)
+		sum += w * f(bottom+float64(i)*h)
 	}
 	return sum * h / 3
 }

@@ -126,37 +126,16 @@ func regIncBeta(a, b, x float64) float64 {
 }
 
 func betaFraction(a, b, x float64) float64 {
-	const tiny, eps = 1e-300, 1e-16
+	const eps = 1e-16
 	qab, qap, qam := a+b, a+1, a-1
-	c, d := 1.0, 1-qab*x/qap
-	if math.Abs(d) < tiny {
-		d = tiny
-	}
-	d = 1 / d
+	c, d := 1.0, 1/nonzero(1-qab*x/qap)
 	h := d
 	for m := 1; m <= 100000; m++ {
 		fm := float64(m)
-		aa := fm * (b - fm) * x / ((qam + 2*fm) * (a + 2*fm))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
+		// the even and the odd step of the fraction
+		c, d = lentz(fm*(b-fm)*x/((qam+2*fm)*(a+2*fm)), c, d)
 		h *= d * c
-		aa = -(a + fm) * (qab + fm) * x / ((a + 2*fm) * (qap + 2*fm))
-		d = 1 + aa*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + aa/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
+		c, d = lentz(-(a+fm)*(qab+fm)*x/((a+2*fm)*(qap+2*fm)), c, d)
 		del := d * c
 		h *= del
 		if math.Abs(del-1) < eps {
@@ -164,6 +143,21 @@ func betaFraction(a, b, x float64) float64 {
 		}
 	}
 	return h
+}
+
+// lentz is one step of the modified Lentz method with the coefficient aa:
+// the new c and d (d already inverted).
+func lentz(aa, c, d float64) (float64, float64) {
+	return nonzero(1 + aa/c), 1 / nonzero(1+aa*d)
+}
+
+// nonzero keeps a Lentz term away from zero.
+func nonzero(x float64) float64 {
+	const tiny = 1e-300
+	if math.Abs(x) < tiny {
+		return tiny
+	}
+	return x
 }
 
 // criticalT is TQuantile(0.975, df), remembered by df: the t of a

@@ -32,6 +32,9 @@ type simulation struct {
 	tasks, runs, checks int
 	lo, drop            float64
 	seed                uint64
+	// rates, when set, are the baseline's true rates of every check
+	// instead of new draws
+	rates []float64
 }
 
 func (s simulation) run(t testing.TB) map[Verdict]int {
@@ -59,6 +62,9 @@ func (s simulation) run(t testing.TB) map[Verdict]int {
 	for range s.checks {
 		for i := range pairs {
 			p := s.lo + (1-s.lo)*rng.Float64()
+			if s.rates != nil {
+				p = s.rates[i]
+			}
 			pairs[i].Baseline, pairs[i].Candidate = draw(p), draw(p-s.drop)
 		}
 		d, err := Decide(pairs, Options{K: []int{1}})
@@ -128,16 +134,43 @@ func simulate(t testing.TB, checks int, shapes []shape, tasks []int) {
 	}
 }
 
+// detectKnown measures the detection of a 20-point drop when the power
+// arithmetic is given the baseline's true rates (drawn once from [0.2, 1]):
+// RunsFor then asks for fewer runs than the worst case, and the gate must
+// still detect the drop in 80% of checks, within three of the
+// simulation's standard errors.
+func detectKnown(t testing.TB, checks int, tasks []int) {
+	for i, n := range tasks {
+		rng := rand.New(rand.NewPCG(uint64(300+i), 1))
+		rates := make([]float64, n)
+		for j := range rates {
+			rates[j] = 0.2 + 0.8*rng.Float64()
+		}
+		runs, err := RunsFor(Design{Tasks: n, Rates: rates}, 0.2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := simulation{tasks: n, runs: runs, checks: checks, drop: 0.2, seed: uint64(400 + i), rates: rates}.run(t)
+		rate := float64(got[Regression]) / float64(checks)
+		t.Logf("detection, %d tasks × %d runs (RunsFor 0.2 given the true rates), dropped by 0.2: %d regressions in %d checks = %.1f%%",
+			n, runs, got[Regression], checks, 100*rate)
+		if limit := Power - 3*math.Sqrt(Power*(1-Power)/float64(checks)); rate < limit {
+			t.Errorf("%d tasks × %d runs: detection rate %.1f%% is under 80%% by more than the simulation's noise", n, runs, 100*rate)
+		}
+	}
+}
+
 // TestSimulation is the quick measurement, with fixed seeds: 300 checks
 // of each shape.
 func TestSimulation(t *testing.T) { simulate(t, 300, falseAlarmShapes, detectionTasks) }
 
 // BenchmarkSimulation is the long measurement, 5,000 checks of every
-// shape, each a few seconds (go test -run '^$' -bench Simulation
-// -benchtime 1x -v ./oracle/stats); docs/statistics.md quotes its figures.
+// shape, a minute or so (go test -run '^$' -bench Simulation -benchtime 1x
+// -v ./oracle/stats); docs/statistics.md quotes its figures.
 func BenchmarkSimulation(b *testing.B) {
 	for b.Loop() {
 		simulate(b, 5000, append(append([]shape(nil), falseAlarmShapes...), falseAlarmShapesLong...),
 			append(append([]int(nil), detectionTasks...), detectionTasksLong...))
+		detectKnown(b, 5000, []int{8, 24, 50})
 	}
 }
