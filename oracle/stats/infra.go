@@ -71,10 +71,13 @@ func (in Infra) Err() error {
 	}
 	const fix = "check the model API (address, key, quota) or the agent command, then run again"
 	if len(in.AllErrors) > 0 {
-		names := in.AllErrors
+		var names []string
+		for _, k := range in.AllErrors[:min(3, len(in.AllErrors))] {
+			names = append(names, name(k))
+		}
 		more := ""
-		if len(names) > 3 {
-			names, more = names[:3], fmt.Sprintf(" and %d more", len(in.AllErrors)-3)
+		if len(in.AllErrors) > 3 {
+			more = fmt.Sprintf(" and %d more", len(in.AllErrors)-3)
 		}
 		if len(in.AllErrors) == 1 {
 			return fmt.Errorf("infrastructure: every run of %s was an error; %s", names[0], fix)

@@ -28,6 +28,7 @@ func TestInfrastructure(t *testing.T) {
 			"infrastructure: every run of crm/m/T1 was an error; check the model API"},
 		{"many cases all errors", []Case{{"e/m/D", errs(2, 2)}, {"e/m/A", errs(2, 2)}, {"e/m/C", errs(2, 2)}, {"e/m/B", errs(2, 2)}}, 1, true,
 			"every run of 4 cases was an error (e/m/A, e/m/B, e/m/C and 1 more)"},
+		{"a key that needs quoting", []Case{{"e/m/\x1b[2J", errs(2, 2)}}, DefaultMaxErrors, true, `every run of "e/m/\x1b[2J" was an error`},
 		{"every error allowed", []Case{{"crm/m/T1", errs(10, 9)}}, 1, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
