@@ -1,0 +1,176 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/agent-oracle/oracle/env"
+)
+
+// counted is a distribution of n graded runs of which pass passed: a
+// required check that held in the passing runs.
+func counted(pass, n int) *Distribution {
+	d := &Distribution{Runs: n, Verdicts: Verdicts{Pass: pass, Fail: n - pass},
+		Terminations: map[string]int{Completed: n}, Violations: map[string]int{}, Rewards: map[string]int{}}
+	if pass > 0 {
+		d.Rewards["1.00"] = pass
+	}
+	if n-pass > 0 {
+		d.Rewards["0.00"] = n - pass
+	}
+	d.Checks = []CheckCount{{Label: "done", Kind: env.Required, Runs: n, Passed: pass}}
+	return d
+}
+
+// simulation runs checks of tasks × runs on each side. Each check draws
+// every task's true baseline pass rate uniformly from [lo, 1]; the
+// candidate's true rate is lower by drop; each run passes with its side's
+// rate. It counts the gate's verdicts.
+type simulation struct {
+	tasks, runs, checks int
+	lo, drop            float64
+	seed                uint64
+	// rates, when set, are the baseline's true rates of every check
+	// instead of new draws
+	rates []float64
+}
+
+func (s simulation) run(t testing.TB) map[Verdict]int {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(s.seed, 0x5eed))
+	// Decide only reads distributions: one for each pass count will do
+	dists := make([]*Distribution, s.runs+1)
+	for pass := range dists {
+		dists[pass] = counted(pass, s.runs)
+	}
+	draw := func(p float64) *Distribution {
+		pass := 0
+		for range s.runs {
+			if rng.Float64() < p {
+				pass++
+			}
+		}
+		return dists[pass]
+	}
+	got := map[Verdict]int{}
+	pairs := make([]Pair, s.tasks)
+	for i := range pairs {
+		pairs[i].Task = fmt.Sprintf("T%03d", i)
+	}
+	for range s.checks {
+		for i := range pairs {
+			p := s.lo + (1-s.lo)*rng.Float64()
+			if s.rates != nil {
+				p = s.rates[i]
+			}
+			pairs[i].Baseline, pairs[i].Candidate = draw(p), draw(p-s.drop)
+		}
+		d, err := Decide(pairs, Options{K: []int{1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[d.Verdict]++
+	}
+	return got
+}
+
+// shape is a check's number of tasks and runs.
+type shape struct{ tasks, runs int }
+
+// falseAlarmShapes are the shapes whose false alarm rate the quick test
+// measures, the baseline's true rates unchanged and drawn across [0, 1];
+// the long measurement adds the rest.
+var (
+	falseAlarmShapes     = []shape{{1, 10}, {3, 10}, {8, 10}, {24, 10}, {24, 3}, {50, 5}}
+	falseAlarmShapesLong = []shape{{2, 20}, {8, 2}, {100, 2}, {200, 10}}
+)
+
+// detectionTasks are the numbers of tasks for which the detection of a
+// 20-point drop is measured, with the runs RunsFor says are enough.
+var (
+	detectionTasks     = []int{8, 24}
+	detectionTasksLong = []int{1, 3, 50}
+)
+
+// simulate measures, over checks simulated checks of each shape, the false
+// alarm rate (regressions and improvements when nothing changed) and the
+// detection rate of a 20-point drop with the runs RunsFor asks for. It
+// fails when the false alarm rate over all shapes is above 5%, or one
+// shape's is more than three of the simulation's standard errors above 5%
+// (a shape at exactly 5% measures above it half the time), or a detection
+// rate is under 80%.
+func simulate(t testing.TB, checks int, shapes []shape, tasks []int) {
+	alarms := 0
+	for i, c := range shapes {
+		got := simulation{tasks: c.tasks, runs: c.runs, checks: checks, seed: uint64(100 + i)}.run(t)
+		n := got[Regression] + got[Improvement]
+		alarms += n
+		rate := float64(n) / float64(checks)
+		t.Logf("false alarms, %d tasks × %d runs, true rates unchanged: %d regressions + %d improvements in %d checks = %.1f%%",
+			c.tasks, c.runs, got[Regression], got[Improvement], checks, 100*rate)
+		if limit := 0.05 + 3*math.Sqrt(0.05*0.95/float64(checks)); rate > limit {
+			t.Errorf("%d tasks × %d runs: false alarm rate %.1f%% is over 5%% by more than the simulation's noise (%.1f%%)", c.tasks, c.runs, 100*rate, 100*limit)
+		}
+	}
+	pooled := float64(alarms) / float64(checks*len(shapes))
+	t.Logf("false alarms over all %d checks: %.1f%%", checks*len(shapes), 100*pooled)
+	if pooled > 0.05 {
+		t.Errorf("false alarm rate %.1f%% over all shapes is over 5%%", 100*pooled)
+	}
+	for i, tasks := range tasks {
+		runs, err := RunsFor(Design{Tasks: tasks}, 0.2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := simulation{tasks: tasks, runs: runs, checks: checks, lo: 0.2, drop: 0.2, seed: uint64(200 + i)}.run(t)
+		rate := float64(got[Regression]) / float64(checks)
+		t.Logf("detection, %d tasks × %d runs (RunsFor 0.2), true rates in [0.2, 1] dropped by 0.2: %d regressions in %d checks = %.1f%%",
+			tasks, runs, got[Regression], checks, 100*rate)
+		if rate < Power {
+			t.Errorf("%d tasks × %d runs: detection rate %.1f%% is under 80%%", tasks, runs, 100*rate)
+		}
+	}
+}
+
+// detectKnown measures the detection of a 20-point drop when the power
+// arithmetic is given the baseline's true rates (drawn once from [0.2, 1]):
+// RunsFor then asks for fewer runs than the worst case, and the gate must
+// still detect the drop in 80% of checks, within three of the
+// simulation's standard errors.
+func detectKnown(t testing.TB, checks int, tasks []int) {
+	for i, n := range tasks {
+		rng := rand.New(rand.NewPCG(uint64(300+i), 1))
+		rates := make([]float64, n)
+		for j := range rates {
+			rates[j] = 0.2 + 0.8*rng.Float64()
+		}
+		runs, err := RunsFor(Design{Tasks: n, Rates: rates}, 0.2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := simulation{tasks: n, runs: runs, checks: checks, drop: 0.2, seed: uint64(400 + i), rates: rates}.run(t)
+		rate := float64(got[Regression]) / float64(checks)
+		t.Logf("detection, %d tasks × %d runs (RunsFor 0.2 given the true rates), dropped by 0.2: %d regressions in %d checks = %.1f%%",
+			n, runs, got[Regression], checks, 100*rate)
+		if limit := Power - 3*math.Sqrt(Power*(1-Power)/float64(checks)); rate < limit {
+			t.Errorf("%d tasks × %d runs: detection rate %.1f%% is under 80%% by more than the simulation's noise", n, runs, 100*rate)
+		}
+	}
+}
+
+// TestSimulation is the quick measurement, with fixed seeds: 300 checks
+// of each shape.
+func TestSimulation(t *testing.T) { simulate(t, 300, falseAlarmShapes, detectionTasks) }
+
+// BenchmarkSimulation is the long measurement, 5,000 checks of every
+// shape, a minute or so (go test -run '^$' -bench Simulation -benchtime 1x
+// -v ./oracle/stats); docs/statistics.md quotes its figures.
+func BenchmarkSimulation(b *testing.B) {
+	for b.Loop() {
+		simulate(b, 5000, append(append([]shape(nil), falseAlarmShapes...), falseAlarmShapesLong...),
+			append(append([]int(nil), detectionTasks...), detectionTasksLong...))
+		detectKnown(b, 5000, []int{8, 24, 50})
+	}
+}
