@@ -224,7 +224,7 @@ func (p *initPlan) check() error {
 	for _, t := range p.created {
 		_, err := os.Lstat(t.path)
 		if err == nil {
-			return fmt.Errorf("exists: %s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))
+			return existsError("%s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			// e.g. a file where a folder on the way must be: found

@@ -14,7 +14,6 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/gctune"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,14 +57,13 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 	case errors.As(err, &code):
 		return int(code)
 	}
-	name := app.Name
-	msg := renameProgram(strings.TrimPrefix(flagNames(err), "error: "), name, commandNames(app))
+	rename := func(msg string) string { return renameProgram(msg, app.Name, commandNames(app)) }
 	if wantsJSON(args) {
-		if werr := writeJSONError(stdout, err, msg); werr == nil {
+		if werr := writeJSONError(stdout, err, rename); werr == nil {
 			return ExitTrouble
 		}
 	}
-	fmt.Fprintf(stderr, "error: %s\n", msg)
+	fmt.Fprintf(stderr, "error: %s\n", rename(err.Error()))
 	return ExitTrouble
 }
 
@@ -288,26 +286,8 @@ func noColor(c *cli.Context) bool {
 	return false
 }
 
-// usageError is a mistake in the command line.
-func usageError(format string, args ...any) error {
-	return fmt.Errorf("usage: "+format, args...)
-}
-
 // program is how the binary calls itself in messages: its name, then the
 // command path, e.g. "oracle verifier add".
 func program(c *cli.Context, path string) string {
 	return c.App.Name + " " + path
-}
-
-// flagNames is the text of err with the flags named where a library error
-// describes a value the command line gave with a flag.
-func flagNames(err error) string {
-	msg := err.Error()
-	if e, ok := errors.AsType[*runner.ReadOnlyPathError](err); ok {
-		msg = strings.Replace(msg, e.Error(), "sandbox: --agent-ro "+e.Path+": "+e.Reason, 1)
-	}
-	if e, ok := errors.AsType[*runner.ProjectHoldsSystemError](err); ok {
-		msg = strings.Replace(msg, e.Error(), e.Error()+" (or use --sandbox none)", 1)
-	}
-	return msg
 }
