@@ -49,6 +49,7 @@ func Main(args []string, envs Environments, opts ...Option) int {
 func Run(ctx context.Context, args []string, envs Environments, stdout, stderr io.Writer, opts ...Option) int {
 	app := App(envs, opts...)
 	app.Writer, app.ErrWriter = stdout, stderr
+	app.Metadata = map[string]any{argsKey: slices.Clone(args)}
 	err := app.RunContext(ctx, args)
 	var code exitCode
 	switch {
@@ -82,8 +83,8 @@ func App(envs Environments, opts ...Option) *cli.App {
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags:                commonFlags(),
 		Version:              set.version,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError("%v; see %s --help", err, name)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return flagUsageError(err, c.App.Flags, commandLine(c), name)
 		},
 		Action: unknownCommand,
 		Commands: []*cli.Command{
@@ -155,11 +156,15 @@ func prepare(cmd *cli.Command, path string) {
 		}
 		return nil
 	}
-	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return usageError("%v; see %s --help", err, path)
+	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+		// the parent's arguments are this command's name and its own
+		return flagUsageError(err, cmd.Flags, c.Lineage()[1].Args().Tail(), path)
 	}
 	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
 		cmd.Action = unknownCommand
+	}
+	if action := cmd.Action; action != nil {
+		cmd.Action = func(c *cli.Context) error { return withNearest(c, action(c)) }
 	}
 	for _, sub := range cmd.Subcommands {
 		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
@@ -220,6 +225,18 @@ func nameHelp(cmds []*cli.Command, name string, commands []string) {
 
 // projectKey holds the project folder in the app's metadata.
 const projectKey = "project"
+
+// argsKey holds the command line Run was given in the app's metadata.
+const argsKey = "args"
+
+// commandLine is the command line Run was given, without the program's
+// name, or nil when the app was run otherwise.
+func commandLine(c *cli.Context) []string {
+	if args, ok := c.App.Metadata[argsKey].([]string); ok && len(args) > 0 {
+		return args[1:]
+	}
+	return nil
+}
 
 // projectDir is the project folder of the command line, resolved once
 // before the command ran: the --dir (-C) given after the command name, or
