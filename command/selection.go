@@ -87,6 +87,12 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	if err != nil {
 		return nil, nil, flagSelectError(err)
 	}
+	if comparesBaselines(c) {
+		// after the selection, whose names are checked first
+		if err := requireProject(c, dir); err != nil {
+			return nil, nil, err
+		}
+	}
 	var override []string
 	if c.IsSet("artifacts") {
 		override = c.StringSlice("artifacts")
