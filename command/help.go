@@ -182,7 +182,7 @@ func completionCommand() *cli.Command {
 				if err != nil {
 					return fmt.Errorf("completion fish: %w", err)
 				}
-				script = s
+				script = s + fishNameCompletions(c.App)
 			default:
 				return usageError("completion: %q is not bash, zsh or fish", shell)
 			}

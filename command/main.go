@@ -106,6 +106,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			helpCommand(),
 			completionCommand(),
 			manCommand(),
+			versionCommand(),
 		},
 	}
 	if cli.HelpFlag != nil {
@@ -117,6 +118,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 		prepare(cmd, name+" "+cmd.Name)
 	}
 	nameHelp(app.Commands, name, commandNames(app))
+	completeNames(app.Commands, envs)
 	return app
 }
 
@@ -287,10 +289,10 @@ func dirGiven(c *cli.Context) bool {
 
 // makesProject reports whether the command at path (e.g. "oracle init")
 // may be given a project folder that does not exist yet, or needs none:
-// init, help, completion and man.
+// init, help, completion, man and version.
 func makesProject(path string) bool {
 	words := strings.Fields(path)
-	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man"}, words[1])
+	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man", "version"}, words[1])
 }
 
 // noColor reports whether --no-color was given anywhere on the line.
