@@ -15,13 +15,15 @@ import (
 const siloDir = ".silo"
 
 // noProjectError is a project folder that holds no .silo, given to a
-// command that compares with the project's baselines: there are none to
-// compare with, so rather than every case missing, the command says so.
-// It matches oracle.ErrNoProject.
+// command that reads what only a project holds: its baselines (check) or
+// its pending artifacts (review, accept, reject). Rather than every case
+// missing or nothing pending, the command says so. It matches
+// oracle.ErrNoProject.
 type noProjectError struct {
 	dir     string // the project folder, as given
 	nearest string // the nearest folder above it that holds .silo, if any
 	program string // the binary's name
+	command string // the command that needs the project
 }
 
 func (e *noProjectError) Error() string {
@@ -29,19 +31,23 @@ func (e *noProjectError) Error() string {
 	if e.dir != "." {
 		where, it = "in "+e.dir+": it has", "in "+e.dir
 	}
-	msg := fmt.Sprintf("no project %s no %s folder, so there is no baseline to compare with", where, siloDir)
-	if e.nearest != "" {
-		return fmt.Sprintf("%s; the nearest project is %s: give it with --dir %s (or -C), or run %s check there", msg, e.nearest, e.nearest, e.program)
+	why, fix := "nothing is pending", ""
+	if e.command == "check" {
+		why, fix = "there is no baseline to compare with", fmt.Sprintf(", or record the first baselines %s with %s record", it, e.program)
 	}
-	return fmt.Sprintf("%s; give the folder that holds %s with --dir (or -C), or record the first baselines %s with %s record", msg, siloDir, it, e.program)
+	msg := fmt.Sprintf("no project %s no %s folder, so %s", where, siloDir, why)
+	if e.nearest != "" {
+		return fmt.Sprintf("%s; the nearest project is %s: give it with --dir %s (or -C), or run %s %s there", msg, e.nearest, e.nearest, e.program, e.command)
+	}
+	return fmt.Sprintf("%s; give the folder that holds %s with --dir (or -C)%s", msg, siloDir, fix)
 }
 
 func (e *noProjectError) Is(target error) bool { return target == oracle.ErrNoProject }
 
 // comparesBaselines reports whether the command c runs compares cases with
 // the project's baselines (check), and so needs a project: a folder with
-// .silo. The others make .silo when they first write in it (record, run)
-// or need none.
+// .silo. record and run make .silo when they first write in it; review,
+// accept and reject require it through pendingProject.
 func comparesBaselines(c *cli.Context) bool {
 	return c.Command != nil && c.Command.Name == "check"
 }
@@ -52,7 +58,18 @@ func requireProject(c *cli.Context, dir string) error {
 	if _, err := os.Lstat(filepath.Join(dir, siloDir)); !errors.Is(err, fs.ErrNotExist) {
 		return nil // there, or trouble the store reports when it reads it
 	}
-	return &noProjectError{dir: dir, nearest: nearestProject(dir), program: c.App.Name}
+	return &noProjectError{dir: dir, nearest: nearestProject(dir), program: c.App.Name, command: c.Command.Name}
+}
+
+// pendingProject is the project folder of a command that reads the
+// project's own pending artifacts (review, accept, reject): one that holds
+// .silo.
+func pendingProject(c *cli.Context) (string, error) {
+	dir, err := project(c)
+	if err != nil {
+		return dir, err
+	}
+	return dir, requireProject(c, dir)
 }
 
 // nearestProject is the nearest folder above dir that holds a .silo
