@@ -25,6 +25,24 @@ func (p plainEnv) Open(task env.Task) (env.World, error) {
 
 type plainWorld struct{ env.World }
 
+// solverOf opens an environment and returns its tasks and its solver.
+func solverOf(tb testing.TB, open func() (env.Environment, error)) (env.Environment, []env.Task, env.Agent) {
+	tb.Helper()
+	e, err := open()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tasks, err := e.Tasks()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	solver, ok := e.Agent("solver")
+	if !ok {
+		tb.Fatalf("%s has no solver", e.Name())
+	}
+	return e, tasks, solver
+}
+
 // A world and an agent that take none of the runner's fast paths make the
 // same baseline files, byte for byte, as those that take them all.
 func TestFastPathsChangeNoArtifact(t *testing.T) {
@@ -41,15 +59,7 @@ func TestFastPathsChangeNoArtifact(t *testing.T) {
 		}
 	}
 	for _, open := range []func() (env.Environment, error){crm.New, calendar.New} {
-		e, err := open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tasks, err := e.Tasks()
-		if err != nil {
-			t.Fatal(err)
-		}
-		solver, _ := e.Agent("solver")
+		e, tasks, solver := solverOf(t, open)
 		if _, ok := solver.(env.InlineAgent); !ok {
 			t.Fatalf("%s's solver is not an env.InlineAgent: the test compares nothing", e.Name())
 		}
@@ -85,15 +95,7 @@ func TestFastPathsChangeNoArtifact(t *testing.T) {
 // runner's fast paths and without them (see plainEnv), as check and record
 // do (ResultOnly).
 func BenchmarkFastPaths(b *testing.B) {
-	e, err := crm.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	tasks, err := e.Tasks()
-	if err != nil {
-		b.Fatal(err)
-	}
-	solver, _ := e.Agent("solver")
+	e, tasks, solver := solverOf(b, crm.New)
 	for _, bb := range []struct {
 		name  string
 		e     env.Environment
