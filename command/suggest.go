@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/urfave/cli/v2"
@@ -85,7 +87,7 @@ func findFlagMistake(flags []cli.Flag, args []string) *flagMistake {
 		args = args[1:]
 		f := set.Lookup(name)
 		if f == nil {
-			return &flagMistake{msg: "flag provided but not defined: -" + name, near: nearestName(name, names)}
+			return &flagMistake{msg: "flag provided but not defined: " + printable("-"+name), near: nearestName(name, names)}
 		}
 		typed := dashes + name
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
@@ -106,6 +108,14 @@ func findFlagMistake(flags []cli.Flag, args []string) *flagMistake {
 		}
 	}
 	return nil
+}
+
+// printable is s, quoted when a terminal would not show it as it is.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // wantText is what a value of f is, after prefix: "a duration such as

@@ -44,6 +44,7 @@ func TestFindFlagMistake(t *testing.T) {
 		{[]string{"--json=maybe"}, `--json "maybe": want true or false`, ""},
 		{[]string{"--env", "crm", "--timout", "5s"}, "flag provided but not defined: -timout", "timeout"},
 		{[]string{"--frob"}, "flag provided but not defined: -frob", ""},
+		{[]string{"--\x1b[2Jx"}, `flag provided but not defined: "-\x1b[2Jx"`, ""},
 		{[]string{"--jsno"}, "flag provided but not defined: -jsno", "json"},
 		{[]string{"--timeout"}, "--timeout needs a value; want a duration such as 30s", ""},
 		{[]string{"--env"}, "--env needs a value", ""},
