@@ -52,14 +52,14 @@ func modelConfig(c *cli.Context, cfg openai.Config) openai.Config {
 
 // resolver resolves agent references with the command's exec options. The
 // first exec agent of an auto sandbox without bubblewrap warns, once.
-func resolver(c *cli.Context) (runner.Resolver, error) {
+func resolver(c *cli.Context) (agentResolver, error) {
 	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
 	if err != nil {
-		return runner.Resolver{}, usageError("--sandbox %q is not auto, bwrap or none", c.String("sandbox"))
+		return agentResolver{}, usageError("--sandbox %q is not auto, bwrap or none", c.String("sandbox"))
 	}
 	if mode == runner.SandboxBwrap {
 		if _, err := runner.BwrapStatus(); err != nil {
-			return runner.Resolver{}, fmt.Errorf("--sandbox bwrap: %v; %s or use --sandbox none", err, runner.BwrapInstallHint)
+			return agentResolver{}, fmt.Errorf("--sandbox bwrap: %v; %s or use --sandbox none", err, runner.BwrapInstallHint)
 		}
 	}
 	var loose []string // sandbox flags that only a sandbox honours
@@ -69,7 +69,7 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 		}
 	}
 	if mode == runner.SandboxNone && len(loose) > 0 {
-		return runner.Resolver{}, usageError("%s with --sandbox none: only a sandbox honours it (none shows the agent everything and lets it reach the network); drop it or use --sandbox bwrap", strings.Join(loose, " and "))
+		return agentResolver{}, usageError("%s with --sandbox none: only a sandbox honours it (none shows the agent everything and lets it reach the network); drop it or use --sandbox bwrap", strings.Join(loose, " and "))
 	}
 	noEffect := ""
 	if len(loose) > 0 {
@@ -77,10 +77,10 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 	}
 	project, err := filepath.Abs(projectDir(c))
 	if err != nil {
-		return runner.Resolver{}, err
+		return agentResolver{}, err
 	}
 	var once sync.Once
-	return runner.Resolver{
+	return agentResolver{runner.Resolver{
 		Schemes: map[string]func(string) (env.Agent, error){
 			"openai": func(model string) (env.Agent, error) {
 				return openai.New(modelConfig(c, openai.FromEnv(model)))
@@ -95,7 +95,7 @@ func resolver(c *cli.Context) (runner.Resolver, error) {
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},
 		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg+noEffect) }) },
-	}, nil
+	}}, nil
 }
 
 // importReplays turns record's --agent replay:PATH values into replay

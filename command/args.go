@@ -39,7 +39,7 @@ func positional(c *cli.Context, path string, required ...string) ([]string, erro
 				if errors.Is(err, flag.ErrHelp) {
 					return nil, usageError("see %s --help", path)
 				}
-				return nil, usageError("%v; see %s --help", err, path)
+				return nil, flagUsageError(err, c.Command.Flags, rest, path)
 			}
 			rest = set.Args()
 		}

@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,25 +81,22 @@ func notACommand(program, path, name string, cmds []*cli.Command) error {
 	return usageError("unknown command %q; see %s --help", full, help)
 }
 
-// nearest returns the command name closest to name: one that name
-// starts or ends, or within two edits of it, or "".
+// nearest returns the name of the command of cmds whose name or alias
+// is nearest to name (see nearestName), or "".
 func nearest(name string, cmds []*cli.Command) string {
-	best, bestDist := "", 3
+	var names, owners []string
 	for _, cmd := range cmds {
 		if cmd.Hidden {
 			continue
 		}
 		for _, n := range cmd.Names() {
-			d := editDistance(strings.ToLower(name), n)
-			if len(name) >= 3 && strings.HasPrefix(n, strings.ToLower(name)) {
-				d = 1
-			}
-			if d < bestDist && d < len(n) {
-				best, bestDist = cmd.Name, d
-			}
+			names, owners = append(names, n), append(owners, cmd.Name)
 		}
 	}
-	return best
+	if near := nearestName(name, names); near != "" {
+		return owners[slices.Index(names, near)]
+	}
+	return ""
 }
 
 // editDistance is the optimal string alignment distance of a and b: the
@@ -184,7 +182,7 @@ func completionCommand() *cli.Command {
 				if err != nil {
 					return fmt.Errorf("completion fish: %w", err)
 				}
-				script = s
+				script = s + fishNameCompletions(c.App)
 			default:
 				return usageError("completion: %q is not bash, zsh or fish", shell)
 			}

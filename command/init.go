@@ -31,9 +31,10 @@ func initCommand() *cli.Command {
 			"environment (go run ./cmd/NAME-oracle record, then check); later ones register their environment in\n" +
 			"it. In a folder with no go.mod it writes one requiring github.com/agent-oracle/oracle: with\n" +
 			"--oracle-path, or when run from a checkout of oracle, a replace directive builds oracle from that\n" +
-			"checkout and its go.sum is copied, so the project builds without a network. It adds .silo/runs/,\n" +
+			"checkout and its go.sum is copied, so the project builds without a network; with neither it refuses,\n" +
+			"as the module is not published yet and the go.mod could not build. It adds .silo/runs/,\n" +
 			".silo/pending/ and the store's lock to .gitignore, '*.json -text' to .gitattributes, and writes a\n" +
-			"README.md when there is none.\n" +
+			"README.md when there is none, and prints the next commands, to paste where it ran.\n" +
 			"Refuses to overwrite any file; then nothing is written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`folder` of the new package, inside the project and relative to it (default: envs/NAME)"},
@@ -130,15 +131,13 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 		if err != nil {
 			return err
 		}
+		if oracleDir == "" {
+			return noCheckoutError(c)
+		}
 		gomod := scaffold.GoMod(module, Version, oracleDir, oracleMod)
 		p.create(filepath.Join(p.project, gomod.Path), gomod.Data)
-		if oracleDir != "" {
-			if sum, err := readRegular(filepath.Join(oracleDir, "go.sum")); err == nil {
-				p.create(filepath.Join(p.project, "go.sum"), sum)
-			}
-		} else {
-			p.notes = append(p.notes, fmt.Sprintf("note: go.mod requires %s v%s, which is not published yet: point it at a checkout with go mod edit -replace %s=/path/to/oracle, then go mod tidy (or rerun init with --oracle-path)",
-				scaffold.OracleModule, Version, scaffold.OracleModule))
+		if sum, err := readRegular(filepath.Join(oracleDir, "go.sum")); err == nil {
+			p.create(filepath.Join(p.project, "go.sum"), sum)
 		}
 		modRoot = abs
 	} else {
@@ -224,7 +223,7 @@ func (p *initPlan) check() error {
 	for _, t := range p.created {
 		_, err := os.Lstat(t.path)
 		if err == nil {
-			return fmt.Errorf("exists: %s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))
+			return existsError("%s is already there; nothing was written. Choose another name or --out, or remove it", shown(p.project, t.path))
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			// e.g. a file where a folder on the way must be: found
@@ -255,10 +254,11 @@ func (p *initPlan) write(w, errw io.Writer) error {
 		fmt.Fprintf(w, "Updated %s\n", shown(p.project, t.path))
 	}
 	if p.program != "" {
-		if p.project == "." {
-			fmt.Fprintf(w, "\nNext:\n")
-		} else {
-			fmt.Fprintf(w, "\nNext, in %s:\n", p.project)
+		// commands that work pasted where init ran: the project's binary
+		// is run from the project's folder
+		fmt.Fprintf(w, "\nNext:\n")
+		if filepath.Clean(p.project) != "." {
+			fmt.Fprintf(w, "  cd %s\n", shellQuote(p.project))
 		}
 		fmt.Fprintf(w, "  go run ./cmd/%s validate   # check the environments against the authoring contract\n", p.program)
 		fmt.Fprintf(w, "  go run ./cmd/%s record     # freeze each task's rollout by solver as a baseline\n", p.program)
@@ -269,6 +269,33 @@ func (p *initPlan) write(w, errw io.Writer) error {
 		fmt.Fprintln(errw, n)
 	}
 	return nil
+}
+
+// noCheckoutError refuses a go.mod that cannot build: it would require
+// oracle's module, which is not published yet, and no checkout of oracle
+// is at hand to replace it with (none holds the working folder, and
+// --oracle-path was not given). The fix is the command line as it was
+// typed with --oracle-path.
+func noCheckoutError(c *cli.Context) error {
+	again := []string{c.App.Name}
+	if args := commandLine(c); args != nil {
+		for _, a := range args {
+			again = append(again, shellQuote(a))
+		}
+	} else {
+		again = append(again, "init", "NAME")
+	}
+	again = append(again, "--oracle-path", "/path/to/oracle")
+	return usageError("%s is not published yet, and no checkout of it is at hand to build the project with, so the go.mod init would write could not build; "+
+		"give the folder of a checkout: %s, or run init from inside one. Nothing was written", scaffold.OracleModule, strings.Join(again, " "))
+}
+
+// shellQuote spells s as a word a POSIX shell reads back as s.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // findModule returns the folder of the go.mod holding dir (dir or one of

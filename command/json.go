@@ -3,7 +3,6 @@ package command
 import (
 	"errors"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
@@ -34,35 +33,17 @@ type jsonError struct {
 	} `json:"error"`
 }
 
-// writeJSONError prints the error object of --json for err, whose message
-// is msg.
-func writeJSONError(w io.Writer, err error, msg string) error {
+// writeJSONError prints the error object of --json for err, its message
+// worded by rename.
+func writeJSONError(w io.Writer, err error, rename func(string) string) error {
 	var e jsonError
 	e.FormatVersion = FormatVersion
 	e.Error.Code = errorCode(err)
-	e.Error.Message = strings.TrimPrefix(msg, e.Error.Code+": ")
-	var coded *env.Error
-	if errors.As(err, &coded) {
+	e.Error.Message = rename(errorMessage(err))
+	if coded, ok := errors.AsType[*env.Error](err); ok {
 		e.Error.Known = coded.Known
 	}
 	return writeJSON(w, e)
-}
-
-// codePrefix is the code that starts a message: "task_not_found: …".
-var codePrefix = regexp.MustCompile(`^([a-z]+(?:_[a-z]+)+|usage|exists): `)
-
-// errorCode is the code of err for the --json error object: the code of a
-// coded error, "usage" for a mistake on the command line, and "error" for
-// anything else.
-func errorCode(err error) string {
-	var coded *env.Error
-	if errors.As(err, &coded) && coded.Code != "" {
-		return coded.Code
-	}
-	if m := codePrefix.FindStringSubmatch(strings.TrimPrefix(err.Error(), "error: ")); m != nil {
-		return m[1]
-	}
-	return "error"
 }
 
 // wantsJSON reports whether the command line asks for JSON output: --json,

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
@@ -61,17 +62,22 @@ func (c *catalog) task(envName, id string) (env.Environment, env.Task, error) {
 	}
 	var found []env.Environment
 	var task env.Task
+	var known []string // every task's id, for the error of none
 	for _, e := range c.envs {
-		if t, err := env.FindTask(e, id); err == nil {
+		t, err := env.FindTask(e, id)
+		if err == nil {
 			found = append(found, e)
 			task = t
+		} else if nf, ok := err.(*env.Error); ok {
+			known = append(known, nf.Known...)
 		}
 	}
 	switch len(found) {
 	case 1:
 		return found[0], task, nil
 	case 0:
-		return nil, env.Task{}, &env.Error{Code: env.CodeTaskNotFound,
+		slices.Sort(known)
+		return nil, env.Task{}, &env.Error{Code: env.CodeTaskNotFound, Known: slices.Compact(known),
 			Message: fmt.Sprintf("no task %s in %s", id, strings.Join(c.names(), ", "))}
 	}
 	names := make([]string, len(found))

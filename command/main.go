@@ -14,7 +14,6 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/gctune"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -50,6 +49,7 @@ func Main(args []string, envs Environments, opts ...Option) int {
 func Run(ctx context.Context, args []string, envs Environments, stdout, stderr io.Writer, opts ...Option) int {
 	app := App(envs, opts...)
 	app.Writer, app.ErrWriter = stdout, stderr
+	app.Metadata = map[string]any{argsKey: slices.Clone(args)}
 	err := app.RunContext(ctx, args)
 	var code exitCode
 	switch {
@@ -58,14 +58,13 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 	case errors.As(err, &code):
 		return int(code)
 	}
-	name := app.Name
-	msg := renameProgram(strings.TrimPrefix(flagNames(err), "error: "), name, commandNames(app))
+	rename := func(msg string) string { return renameProgram(msg, app.Name, commandNames(app)) }
 	if wantsJSON(args) {
-		if werr := writeJSONError(stdout, err, msg); werr == nil {
+		if werr := writeJSONError(stdout, err, rename); werr == nil {
 			return ExitTrouble
 		}
 	}
-	fmt.Fprintf(stderr, "error: %s\n", msg)
+	fmt.Fprintf(stderr, "error: %s\n", rename(err.Error()))
 	return ExitTrouble
 }
 
@@ -84,8 +83,8 @@ func App(envs Environments, opts ...Option) *cli.App {
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags:                commonFlags(),
 		Version:              set.version,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError("%v; see %s --help", err, name)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return flagUsageError(err, c.App.Flags, commandLine(c), name)
 		},
 		Action: unknownCommand,
 		Commands: []*cli.Command{
@@ -107,6 +106,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			helpCommand(),
 			completionCommand(),
 			manCommand(),
+			versionCommand(),
 		},
 	}
 	if cli.HelpFlag != nil {
@@ -118,6 +118,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 		prepare(cmd, name+" "+cmd.Name)
 	}
 	nameHelp(app.Commands, name, commandNames(app))
+	completeNames(app.Commands, envs)
 	return app
 }
 
@@ -157,11 +158,15 @@ func prepare(cmd *cli.Command, path string) {
 		}
 		return nil
 	}
-	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return usageError("%v; see %s --help", err, path)
+	cmd.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+		// the parent's arguments are this command's name and its own
+		return flagUsageError(err, cmd.Flags, c.Lineage()[1].Args().Tail(), path)
 	}
 	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
 		cmd.Action = unknownCommand
+	}
+	if action := cmd.Action; action != nil {
+		cmd.Action = func(c *cli.Context) error { return withNearest(c, action(c)) }
 	}
 	for _, sub := range cmd.Subcommands {
 		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
@@ -223,6 +228,18 @@ func nameHelp(cmds []*cli.Command, name string, commands []string) {
 // projectKey holds the project folder in the app's metadata.
 const projectKey = "project"
 
+// argsKey holds the command line Run was given in the app's metadata.
+const argsKey = "args"
+
+// commandLine is the command line Run was given, without the program's
+// name, or nil when the app was run otherwise.
+func commandLine(c *cli.Context) []string {
+	if args, ok := c.App.Metadata[argsKey].([]string); ok && len(args) > 0 {
+		return args[1:]
+	}
+	return nil
+}
+
 // projectDir is the project folder of the command line, resolved once
 // before the command ran: the --dir (-C) given after the command name, or
 // before it, or ".".
@@ -272,10 +289,10 @@ func dirGiven(c *cli.Context) bool {
 
 // makesProject reports whether the command at path (e.g. "oracle init")
 // may be given a project folder that does not exist yet, or needs none:
-// init, help, completion and man.
+// init, help, completion, man and version.
 func makesProject(path string) bool {
 	words := strings.Fields(path)
-	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man"}, words[1])
+	return len(words) > 1 && slices.Contains([]string{"init", "help", "h", "completion", "man", "version"}, words[1])
 }
 
 // noColor reports whether --no-color was given anywhere on the line.
@@ -288,26 +305,8 @@ func noColor(c *cli.Context) bool {
 	return false
 }
 
-// usageError is a mistake in the command line.
-func usageError(format string, args ...any) error {
-	return fmt.Errorf("usage: "+format, args...)
-}
-
 // program is how the binary calls itself in messages: its name, then the
 // command path, e.g. "oracle verifier add".
 func program(c *cli.Context, path string) string {
 	return c.App.Name + " " + path
-}
-
-// flagNames is the text of err with the flags named where a library error
-// describes a value the command line gave with a flag.
-func flagNames(err error) string {
-	msg := err.Error()
-	if e, ok := errors.AsType[*runner.ReadOnlyPathError](err); ok {
-		msg = strings.Replace(msg, e.Error(), "sandbox: --agent-ro "+e.Path+": "+e.Reason, 1)
-	}
-	if e, ok := errors.AsType[*runner.ProjectHoldsSystemError](err); ok {
-		msg = strings.Replace(msg, e.Error(), e.Error()+" (or use --sandbox none)", 1)
-	}
-	return msg
 }

@@ -80,7 +80,7 @@ func addToPackage(dir string, build func(pkg string) (scaffold.File, error), ide
 		return "", "", err
 	}
 	if where, ok := before.Funcs[ident]; ok {
-		return "", "", fmt.Errorf("exists: function %s is already declared in %s; choose another name", ident, filepath.Join(dir, where))
+		return "", "", existsError("function %s is already declared in %s; choose another name", ident, filepath.Join(dir, where))
 	}
 	regPath := filepath.Join(dir, scaffold.RegistryFile)
 	old, err := safeio.ReadNoFollow(regPath)
@@ -124,7 +124,7 @@ func checkInProject(project, path string) error {
 // refuseExisting returns an error when path exists.
 func refuseExisting(path string) error {
 	if _, err := os.Lstat(path); err == nil {
-		return fmt.Errorf("exists: %s is already there; refusing to overwrite it", path)
+		return existsError("%s is already there; refusing to overwrite it", path)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("check %s: %w", path, err)
 	}
@@ -137,7 +137,7 @@ func writeNew(base, path string, data []byte) error {
 	err := atomicfile.Writer{Base: base}.Create(path, data)
 	switch {
 	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("exists: %s is already there; refusing to overwrite it", path)
+		return existsError("%s is already there; refusing to overwrite it", path)
 	case err != nil:
 		return fmt.Errorf("create %s: %w", path, err)
 	}

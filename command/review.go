@@ -64,7 +64,7 @@ func (w *pendingWriter) done() {
 func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 	from := c.String("from")
 	if from == "" {
-		dir, err := project(c)
+		dir, err := pendingProject(c)
 		if err != nil {
 			return nil, false, err
 		}
@@ -85,7 +85,7 @@ func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 // projectPending opens the project's .silo/pending and lists what the
 // command's CASE-GLOB arguments select of it.
 func projectPending(c *cli.Context) (string, *baseline.Pending, []baseline.Key, error) {
-	dir, err := project(c)
+	dir, err := pendingProject(c)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -41,8 +41,8 @@ func runCommand(envs Environments) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
 			}
-			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 || c.Int("runs") <= 0 {
-				return usageError("--max-tool-calls, --timeout and --runs must be positive")
+			if err := positive(c, "max-tool-calls", "timeout", "runs"); err != nil {
+				return err
 			}
 			folder, err := project(c)
 			if err != nil {

@@ -62,7 +62,7 @@ type oneRun struct {
 // repeatRuns rolls the agent ref names through task n times, each from a
 // fresh world and with a fresh agent, writes every run's folder, and prints
 // the summary. It exits 0 when every run passed, 1 otherwise.
-func repeatRuns(c *cli.Context, res runner.Resolver, e env.Environment, task env.Task, ref string, n int) error {
+func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.Task, ref string, n int) error {
 	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
 	files, err := oracle.EnvFiles(projectDir(c), e.Name())
 	if err != nil {

@@ -49,8 +49,8 @@ func selection(c *cli.Context) (oracle.Selection, error) {
 
 // options reads the flags shared by record and check.
 func options(c *cli.Context) (oracle.Options, error) {
-	if c.Int("repeat") < 1 || c.Int("jobs") < 1 || c.Int("max-tool-calls") < 1 || c.Duration("timeout") <= 0 {
-		return oracle.Options{}, usageError("--repeat, --jobs, --max-tool-calls and --timeout must be positive")
+	if err := positive(c, "repeat", "jobs", "max-tool-calls", "timeout"); err != nil {
+		return oracle.Options{}, err
 	}
 	res, err := resolver(c)
 	if err != nil {
@@ -86,6 +86,12 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	selected, err := oracle.Select(dir, cat.envs, sel, store.List)
 	if err != nil {
 		return nil, nil, flagSelectError(err)
+	}
+	if comparesBaselines(c) {
+		// after the selection, whose names are checked first
+		if err := requireProject(c, dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	var override []string
 	if c.IsSet("artifacts") {

@@ -43,8 +43,8 @@ func serveCommand(envs Environments) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("serve takes no arguments, got %q; name the task with --task", c.Args().First())
 			}
-			if c.Int("max-tool-calls") <= 0 || c.Duration("timeout") <= 0 {
-				return usageError("--max-tool-calls and --timeout must be positive")
+			if err := positive(c, "max-tool-calls", "timeout"); err != nil {
+				return err
 			}
 			if (c.String("task") == "") == (len(c.StringSlice("tasks")) == 0) {
 				return usageError("name one task with --task, or several with --tasks")

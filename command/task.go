@@ -69,7 +69,7 @@ func taskAddCommand() *cli.Command {
 			if _, found, err := taskOnDisk(dir, id); err != nil {
 				return err
 			} else if found {
-				return fmt.Errorf("exists: %s already has a task %s; choose another id", envName, id)
+				return existsError("%s already has a task %s; choose another id", envName, id)
 			}
 			if err := writeNew(project, path, f.Data); err != nil {
 				return err

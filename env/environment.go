@@ -38,7 +38,10 @@ type Environment interface {
 }
 
 // World is one rollout's state with its tools bound to it. A World is not
-// safe for concurrent use; the runner serialises calls.
+// safe for concurrent use; the runner serialises calls. A World may also
+// implement the runner's fast paths, CanonicalWorld, ShallowWorld,
+// SpecWorld, InlineWorld and ReleasingWorld; each says what the runner
+// does with it and what a World without it costs.
 type World interface {
 	Tools() []ToolSpec
 	// HasTool reports whether a tool of that name exists.

@@ -49,6 +49,7 @@ func TestJSONSchemas(t *testing.T) {
 		exit   int
 	}{
 		{"list", []string{"list", "--json"}, 0},
+		{"version", []string{"version", "--json"}, 0},
 		{"list-tools", []string{"list", "--tools", "--env", "crm", "--format", "json"}, 0},
 		{"list-tools", []string{"list", "--tools", "--env", "calendar", "--json"}, 0},
 		{"validate", []string{"validate", "--json"}, 0},
