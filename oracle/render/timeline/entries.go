@@ -291,11 +291,12 @@ func (t *timeline) event(ev *Event) entry {
 		e.Parts = append(e.Parts, part{Label: "answer", Class: "output", Value: t.cut.preview(ev.Fields["output"], answerPreview, "“The answer” below")})
 	case "run_end":
 		e.Kind, e.Title = "end", "end"
-		reason := ev.str("terminationReason")
-		if reason != "" {
+		switch reason := ev.str("terminationReason"); reason {
+		case runner.Completed:
 			e.Meta = append(e.Meta, reason)
-		}
-		if reason != runner.Completed {
+		case "":
+			e.Bad, e.Badge = true, "ended with no termination reason"
+		default:
 			e.Bad, e.Badge = true, "ended: "+reason
 		}
 		if n, ok := ev.num("toolCalls"); ok {

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -69,7 +70,7 @@ func Locate(path, runs string) (*Source, error) {
 	case info.IsDir():
 		return locateRun(path)
 	case !info.Mode().IsRegular():
-		return nil, safeio.CheckEntry(path, info.Mode().Type())
+		return nil, readError(safeio.CheckEntry(path, info.Mode().Type()))
 	}
 	name := filepath.Base(path)
 	for _, f := range Files {
@@ -128,6 +129,9 @@ func locateRun(dir string) (*Source, error) {
 	}
 	if exists(filepath.Join(dir, "fresh")) || exists(filepath.Join(dir, "report.json")) {
 		return nil, fmt.Errorf("%s is a report folder; name one of its cases: %s/fresh/ENV/AGENT/TASK, or %s ENV/AGENT/TASK", dir, dir, dir)
+	}
+	if tasks := casesIn(dir); len(tasks) > 0 {
+		return nil, fmt.Errorf("%s holds the files of cases, not a run; name one: %s", dir, filepath.Join(dir, tasks[0]))
 	}
 	return nil, fmt.Errorf("%s holds no run: none of %s is there; %s", dir, strings.Join(Files, ", "), usage)
 }
@@ -200,6 +204,25 @@ func readError(err error) error {
 		return fmt.Errorf("%s: %v", pe.Path, pe.Err)
 	}
 	return err
+}
+
+// casesIn lists the tasks whose case files (<TASK>.result.json, …) are in
+// dir, sorted.
+func casesIn(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var tasks []string
+	for _, e := range entries {
+		for _, f := range Files {
+			if task, ok := strings.CutSuffix(e.Name(), "."+f); ok && task != "" && !slices.Contains(tasks, task) {
+				tasks = append(tasks, task)
+			}
+		}
+	}
+	slices.Sort(tasks)
+	return tasks
 }
 
 // exists reports whether something (of any type) is at path.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/runner"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 //go:embed page.html.tmpl
@@ -442,7 +443,7 @@ func memberRows(m Member, what string, c *cutter, where string) []row {
 	return rows
 }
 
-func changeRow(id, path string, ch Change, c *cutter, where string) row {
+func changeRow(id, path string, ch statediff.Change, c *cutter, where string) row {
 	r := row{ID: id, Path: path}
 	if ch.From != nil && ch.Op != "add" {
 		r.From, r.HasFrom = c.compact(ch.From, where), true

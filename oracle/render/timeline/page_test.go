@@ -178,7 +178,7 @@ func TestTimelineOrder(t *testing.T) {
 		},
 		want: []string{"start: start at +0s task TASK-004 agent openai:m budget 3 calls, 1s", "call: #1 get_x 1 ms at +1ms",
 			"call: #2 get_x ✗ tool error: max_tool_calls in calls.json only: the trace has no event of it", "answer: answer at +3ms",
-			"end: end ✗ ended: max_tool_calls at +4ms max_tool_calls 1 tool call, 1 error took 4 ms"},
+			"end: end ✗ ended: max_tool_calls at +4ms 1 tool call, 1 error took 4 ms"},
 		has: []string{"What is the weighted pipeline?", "the budget of 1 tool calls is used up"},
 	}, {
 		name: "a model agent's turns, a retried request, an unknown event and a line that is not JSON",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // Rollout is what the artifacts of one rollout say, each file read as its
@@ -33,7 +34,7 @@ type Rollout struct {
 // member an id with its value (added, removed) or its changes. A member
 // listed by id alone (the original runner's diff) has neither.
 type StateDiff struct {
-	Scalars     []Change
+	Scalars     []statediff.Change
 	Collections map[string]*Collection
 }
 
@@ -44,19 +45,9 @@ type Collection struct {
 
 // Member is a member of a collection that was added, removed or changed.
 type Member struct {
-	ID      string          `json:"id"`
-	Value   json.RawMessage `json:"value"`
-	Changes []Change        `json:"changes"`
-}
-
-// Change is one field's change: a JSON Pointer in the member (or a
-// scalar's field), the operation, and the values before and after.
-type Change struct {
-	Field string          `json:"field"`
-	Path  string          `json:"path"`
-	Op    string          `json:"op"`
-	From  json.RawMessage `json:"from"`
-	To    json.RawMessage `json:"to"`
+	ID      string             `json:"id"`
+	Value   json.RawMessage    `json:"value"`
+	Changes []statediff.Change `json:"changes"`
 }
 
 // Event is one line of trace.jsonl: its type, sequence number and time,
@@ -132,7 +123,7 @@ func decode(data []byte, v any, what string) error {
 // original runner's, whose members are ids.
 func parseStateDiff(data []byte) (*StateDiff, error) {
 	var raw struct {
-		Scalars     []Change `json:"scalars"`
+		Scalars     []statediff.Change `json:"scalars"`
 		Collections map[string]struct {
 			Added, Removed, Changed []json.RawMessage
 		} `json:"collections"`
