@@ -98,6 +98,13 @@ func (t *timeline) fromTrace() {
 	}
 	for i := range trace {
 		ev := &trace[i]
+		if len(t.entries) >= maxEntries {
+			// past what the page shows, events are counted, not read
+			if !used[i] {
+				t.omitted++
+			}
+			continue
+		}
 		if t.start.IsZero() {
 			t.start, _ = time.Parse(time.RFC3339Nano, ev.At)
 		}
@@ -131,7 +138,7 @@ func (t *timeline) fromTrace() {
 	}
 	// calls the trace does not hold (a call refused once the budget was
 	// used up is in calls.json only) go after the last call
-	if t.r.HasCalls && t.calls < len(t.r.Calls) {
+	if t.r.HasCalls && t.calls < len(t.r.Calls) && t.omitted == 0 {
 		tail := append([]entry(nil), t.entries[t.last:]...)
 		t.entries = t.entries[:t.last]
 		for i := t.calls; i < len(t.r.Calls); i++ {

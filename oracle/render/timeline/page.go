@@ -130,7 +130,7 @@ func build(r *Rollout, opts Options) *page {
 	case t.ID != "":
 		p.Heading = t.ID
 	}
-	p.Title = "oracle view: " + p.Heading
+	p.Title = "oracle view: " + plainText(p.Heading)
 	p.facts(r, t)
 	p.Verdict = verdictOf(r.Result)
 
@@ -174,6 +174,20 @@ func build(r *Rollout, opts Options) *page {
 		p.Source = "run folder " + r.Source.Path
 	}
 	return p
+}
+
+// plainText is s with its invisible characters named, for text where no
+// markup can mark them (the page's title).
+func plainText(s string) string {
+	var b strings.Builder
+	for _, p := range visible(s) {
+		if p.Esc {
+			b.WriteString("⟨" + p.Text + "⟩")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
 }
 
 // taskOf reads the task from run.json, else from the trace's run_start.

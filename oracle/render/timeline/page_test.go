@@ -328,7 +328,7 @@ func FuzzPage(f *testing.F) {
 		`{"seq":1,"type":"tool_call","callId":1,"tool":"<b>","input":"</script>"}`,
 		`{"seq":2,"type":"tool_result","callId":1,"output":{"a":"` + "\u202e" + `"},"isError":true}`,
 		`{"type":"model_response","body":{"choices":[{"message":{"content":"<img src=x onerror=alert(1)>"}}]},"status":"x"}`,
-		`{"type":"run_start","task":{"instruction":"<script>"},"config":"nope","tools":[{"name":"<i>"}]}`,
+		`{"type":"run_start","task":{"instruction":"<script>","title":"\u202e\u0000</title><b>"},"config":"nope","tools":[{"name":"<i>"}]}`,
 		`{"type":"x","at":"not a time","` + "\u2028" + `":1}` + "\n" + `[1,2` + "\n" + `null`,
 		`{"type":"run_end","terminationReason":{"a":1},"toolCalls":"many"}`,
 	} {
