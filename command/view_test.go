@@ -20,6 +20,7 @@ import (
 
 	"github.com/agent-oracle/oracle/command"
 	"github.com/agent-oracle/oracle/fixtures"
+	"github.com/google/go-cmp/cmp"
 )
 
 // oracleRun runs the command line in the project dir and returns its exit
@@ -137,14 +138,8 @@ func TestViewOfAModelRun(t *testing.T) {
 		"end: end completed 1 tool call, 0 errors",
 		"grade: graded verdict fail reward 0.67 verifier VER-004",
 	}
-	got := viewEntries(page)
-	if len(got) != len(want) {
-		t.Fatalf("the timeline:\n%s", strings.Join(got, "\n"))
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("entry %d:\n got %s\nwant %s", i+1, got[i], want[i])
-		}
+	if diff := cmp.Diff(want, viewEntries(page)); diff != "" {
+		t.Errorf("the timeline (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{
 		`<div class="label">calls for</div><pre class="value">weighted_pipeline</pre>`,
