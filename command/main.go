@@ -95,6 +95,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			acceptCommand(envs),
 			rejectCommand(),
 			diffCommand(),
+			viewCommand(),
 			listCommand(envs),
 			serveCommand(envs),
 			verifierCommand(envs),
