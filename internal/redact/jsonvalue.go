@@ -1,0 +1,225 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
+)
+
+// The functions here read compact JSON as canon.Compact writes it: valid,
+// without white space between tokens, valid UTF-8. They do not check it
+// again.
+
+// compactOf checks that data is one JSON value within safeio's limits and
+// returns its compact form.
+func compactOf(data []byte) ([]byte, error) {
+	if err := safeio.CheckLimits(data); err != nil {
+		return nil, fmt.Errorf("the artifact %w", err)
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("the artifact is not valid JSON")
+	}
+	c, err := canon.Compact(json.RawMessage(data))
+	if err != nil {
+		return nil, fmt.Errorf("the artifact is not valid JSON: %w", err)
+	}
+	return c, nil
+}
+
+// layout writes compact JSON as the artifacts are written: two-space
+// indentation and a trailing newline.
+func layout(compact []byte) ([]byte, error) {
+	out, err := canon.AppendIndent(make([]byte, 0, len(compact)+len(compact)/2+1), compact, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// valueEnd returns the index just after the value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				j = stringEnd(b, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
+		j++
+	}
+	return j
+}
+
+// stringEnd returns the index just after the string whose quote is b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// member is one member of an object, or element of an array (key nil).
+type member struct {
+	key   []byte // the quoted key, as written
+	value []byte
+}
+
+// children lists the members of the object or the elements of the array
+// v; nothing for a scalar.
+func children(v []byte) []member {
+	if len(v) < 2 || (v[0] != '{' && v[0] != '[') || len(v) == 2 {
+		return nil
+	}
+	var out []member
+	for i := 1; i < len(v)-1; {
+		var m member
+		if v[0] == '{' {
+			end := stringEnd(v, i)
+			m.key = v[i:end:end]
+			i = end + 1 // the colon
+		}
+		end := valueEnd(v, i)
+		m.value = v[i:end:end]
+		out = append(out, m)
+		i = end + 1 // the comma, or the closing bracket
+	}
+	return out
+}
+
+// keyText returns the text of a quoted key; buf may hold it.
+func keyText(quoted []byte) []byte {
+	inner := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	var s string
+	if json.Unmarshal(quoted, &s) != nil {
+		return inner
+	}
+	return []byte(s)
+}
+
+// stringText returns the text of the JSON string v.
+func stringText(v []byte) string {
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return string(inner)
+	}
+	return s
+}
+
+// appendString appends s as canon writes a string.
+func appendString(dst []byte, s string) []byte {
+	out, err := canon.AppendCompact(dst, s)
+	if err != nil {
+		return strconv.AppendQuote(dst, s) // not reached: a string always encodes
+	}
+	return out
+}
+
+// typeName names the JSON type of the value v.
+func typeName(v []byte) string {
+	switch v[0] {
+	case '"':
+		return "string"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// markers are the compact JSON of each type's marker.
+var markers = func() map[string][]byte {
+	m := map[string][]byte{}
+	for _, t := range []string{"string", "number", "boolean", "null", "object", "array"} {
+		m[t] = []byte(`"[redacted: ` + t + `]"`)
+	}
+	return m
+}()
+
+// Marker returns the marker a value of the JSON type typ ("string",
+// "number", "boolean", "null", "object", "array") is redacted to, as
+// compact JSON.
+func Marker(typ string) []byte { return bytes.Clone(markers[typ]) }
+
+// isMarker reports whether the JSON value v is a marker.
+func isMarker(v []byte) bool {
+	return len(v) > 2 && v[0] == '"' && isMarkerText(string(v[1:len(v)-1]))
+}
+
+// isMarkerText reports whether s is the text of a marker.
+func isMarkerText(s string) bool {
+	if len(s) < 14 || s[0] != '[' {
+		return false
+	}
+	for _, m := range markers {
+		if string(m[1:len(m)-1]) == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup returns the value at the pointer's keys in the compact value v,
+// or nil when there is none.
+func lookup(v []byte, keys []string) []byte {
+	for _, k := range keys {
+		if len(v) == 0 {
+			return nil
+		}
+		switch v[0] {
+		case '{':
+			var found []byte
+			for _, m := range children(v) {
+				if string(keyText(m.key)) == k {
+					found = m.value
+					break
+				}
+			}
+			v = found
+		case '[':
+			i, err := strconv.Atoi(k)
+			kids := children(v)
+			if err != nil || i < 0 || i >= len(kids) || strconv.Itoa(i) != k {
+				return nil
+			}
+			v = kids[i].value
+		default:
+			return nil
+		}
+	}
+	return v
+}
