@@ -3,7 +3,9 @@ package redact
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -90,10 +92,36 @@ func (r Rules) Apply(artifact string, data []byte) (Redacted, error) {
 	if res.Data, err = layout(w.out); err != nil {
 		return Redacted{}, fmt.Errorf("redact %s: %w", artifact, err)
 	}
-	if len(res.Data) > safeio.MaxBytes {
-		return Redacted{}, fmt.Errorf("redact %s: the redacted artifact %w", artifact, safeio.ErrTooLarge)
+	if len(res.Data) > maxOutput {
+		return Redacted{}, fmt.Errorf("redact %s: the redacted artifact is larger than the limit of %d bytes", artifact, maxOutput)
 	}
 	return res, nil
+}
+
+// Bounds of one artifact's redaction: the size of what it writes (the
+// size of an artifact oracle writes or reads) and the number of values it
+// redacts. Variables so that tests can reach them cheaply.
+var (
+	maxOutput = safeio.MaxBytes
+	maxPlaces = 1_000_000
+)
+
+// replaceAll is re.ReplaceAllLiteralString(s, repl), or false when the
+// result would be longer than limit: it stops replacing there, so what it
+// builds stays within the limit.
+func replaceAll(re *regexp.Regexp, s, repl string, limit int) (string, bool) {
+	size, over := len(s), false
+	out := re.ReplaceAllStringFunc(s, func(m string) string {
+		if over {
+			return m
+		}
+		if size += len(repl) - len(m); size > limit {
+			over = true
+			return m
+		}
+		return repl
+	})
+	return out, !over
 }
 
 // walker redacts one artifact.
@@ -101,11 +129,30 @@ type walker struct {
 	rules  []*compiled // the rules of the artifact
 	index  []int       // each one's index in the list
 	out    []byte
-	path   []pathSeg // from the root to the value being walked
+	path   []walkSeg // from the root to the value being walked
 	places []Place
 	uses   []RuleUse // by position in rules
 	err    error
 	key    []byte // an index's key, reused
+}
+
+// walkSeg is a key or an index on the way from the root to a value.
+type walkSeg struct {
+	key   []byte // the quoted key; nil for an array's index
+	index int
+}
+
+// pointer writes the walker's path as an RFC 6901 pointer.
+func (w *walker) pointer() string {
+	at := make([]pathSeg, len(w.path))
+	for i, s := range w.path {
+		if s.key == nil {
+			at[i] = pathSeg{text: strconv.Itoa(s.index), index: true}
+		} else {
+			at[i] = pathSeg{text: string(keyText(s.key))}
+		}
+	}
+	return pointerOf(at)
 }
 
 func (r Rules) walkerFor(artifact string) *walker {
@@ -187,7 +234,12 @@ func (w *walker) walkChildren(v []byte, st []states, emit bool) {
 		w.out = append(w.out, v[0])
 	}
 	next := make([]states, len(st))
-	for i, m := range children(v) {
+	c := members(v)
+	for i := 0; ; i++ {
+		m, ok := c.next()
+		if !ok {
+			break
+		}
 		var key []byte
 		if m.key != nil {
 			key = keyText(m.key)
@@ -216,11 +268,11 @@ func (w *walker) walkChildren(v []byte, st []states, emit bool) {
 			}
 			continue
 		}
-		w.path = append(w.path, pathSeg{text: string(key), index: m.key == nil})
+		w.path = append(w.path, walkSeg{key: m.key, index: i})
 		w.walk(m.value, next, emit)
 		w.path = w.path[:len(w.path)-1]
-		if len(w.out) > safeio.MaxBytes {
-			w.err = fmt.Errorf("the redacted artifact %w", safeio.ErrTooLarge)
+		if len(w.out) > maxOutput {
+			w.err = fmt.Errorf("the redacted artifact is larger than the limit of %d bytes", maxOutput)
 		}
 		if w.err != nil {
 			return
@@ -236,17 +288,20 @@ func (w *walker) walkChildren(v []byte, st []states, emit bool) {
 func (w *walker) replace(v []byte, rules []int) {
 	s := stringText(v)
 	got, by := w.patterns(s, rules)
+	if w.err != nil {
+		return
+	}
 	if len(by) == 0 {
 		w.out = append(w.out, v...)
 		return
 	}
-	if again, _ := w.patterns(got, rules); again != got {
+	if again, _ := w.patterns(got, rules); w.err == nil && again != got {
 		names := make([]string, len(by))
 		for i, k := range by {
 			names[i] = fmt.Sprintf("redact[%d]", w.index[k])
 		}
 		w.err = fmt.Errorf("at %s, %s applied to what they gave change it again (%s, then %s); choose a replace text the patterns cannot match around it",
-			quote(pointerOf(w.path)), strings.Join(names, ", "), quote(got), quote(again))
+			quote(w.pointer()), strings.Join(names, ", "), quote(got), quote(again))
 		return
 	}
 	for _, k := range by {
@@ -266,7 +321,12 @@ func (w *walker) patterns(s string, rules []int) (string, []int) {
 			break
 		}
 		c := w.rules[k]
-		if next := c.re.ReplaceAllLiteralString(s, c.replace); next != s {
+		next, ok := replaceAll(c.re, s, c.replace, maxOutput)
+		if !ok {
+			w.err = fmt.Errorf("at %s, redact[%d] makes the string larger than the limit of %d bytes", quote(w.pointer()), w.index[k], maxOutput)
+			return s, nil
+		}
+		if next != s {
 			s = next
 			by = append(by, k)
 		}
@@ -276,10 +336,14 @@ func (w *walker) patterns(s string, rules []int) (string, []int) {
 
 // place records a redacted value.
 func (w *walker) place(rules []int, raw, value []byte) {
+	if len(w.places) == maxPlaces {
+		w.err = fmt.Errorf("redacts more than %d values; redact the array or object that holds them as a whole", maxPlaces)
+		return
+	}
 	idx := make([]int, len(rules))
 	for i, k := range rules {
 		idx[i] = w.index[k]
 	}
 	slices.Sort(idx)
-	w.places = append(w.places, Place{Pointer: pointerOf(w.path), Rules: idx, Raw: raw, Value: slices.Clone(value)})
+	w.places = append(w.places, Place{Pointer: w.pointer(), Rules: idx, Raw: raw, Value: slices.Clone(value)})
 }

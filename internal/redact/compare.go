@@ -264,28 +264,31 @@ func diffValues(a, b []byte, at []pathSeg, out *[]Difference) {
 		return
 	}
 	before := len(*out)
-	ka, kb := children(a), children(b)
 	if a[0] == '[' {
-		for i := range max(len(ka), len(kb)) {
-			var x, y []byte
-			if i < len(ka) {
-				x = ka[i].value
+		ca, cb := members(a), members(b)
+		for i := 0; ; i++ {
+			x, okx := ca.next()
+			y, oky := cb.next()
+			if !okx && !oky {
+				break
 			}
-			if i < len(kb) {
-				y = kb[i].value
-			}
-			diffValues(x, y, append(at, pathSeg{text: strconv.Itoa(i), index: true}), out)
+			diffValues(x.value, y.value, append(at, pathSeg{text: strconv.Itoa(i), index: true}), out)
 		}
 	} else {
 		// members matched by key, the nth of a key given more than once
 		// with the nth
+		kb := children(b)
 		byKey := map[string][]int{}
 		for j, m := range kb {
 			k := string(keyText(m.key))
 			byKey[k] = append(byKey[k], j)
 		}
 		used := make([]bool, len(kb))
-		for _, m := range ka {
+		for ca := members(a); ; {
+			m, ok := ca.next()
+			if !ok {
+				break
+			}
 			k := string(keyText(m.key))
 			var y []byte
 			if js := byKey[k]; len(js) > 0 {

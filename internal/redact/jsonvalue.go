@@ -87,26 +87,49 @@ type member struct {
 	value []byte
 }
 
+// cursor walks the members of an object or the elements of an array, one
+// at a time, so that a huge array costs no list of them.
+type cursor struct {
+	v []byte
+	i int // where the next member starts
+}
+
+// members returns a cursor on the object or array v; a scalar has none.
+func members(v []byte) cursor {
+	if len(v) <= 2 || (v[0] != '{' && v[0] != '[') {
+		return cursor{}
+	}
+	return cursor{v: v, i: 1}
+}
+
+// next returns the next member, false after the last.
+func (c *cursor) next() (member, bool) {
+	if c.v == nil || c.i >= len(c.v)-1 {
+		return member{}, false
+	}
+	var m member
+	if c.v[0] == '{' {
+		end := stringEnd(c.v, c.i)
+		m.key = c.v[c.i:end:end]
+		c.i = end + 1 // the colon
+	}
+	end := valueEnd(c.v, c.i)
+	m.value = c.v[c.i:end:end]
+	c.i = end + 1 // the comma, or the closing bracket
+	return m, true
+}
+
 // children lists the members of the object or the elements of the array
-// v; nothing for a scalar.
+// v.
 func children(v []byte) []member {
-	if len(v) < 2 || (v[0] != '{' && v[0] != '[') || len(v) == 2 {
-		return nil
-	}
 	var out []member
-	for i := 1; i < len(v)-1; {
-		var m member
-		if v[0] == '{' {
-			end := stringEnd(v, i)
-			m.key = v[i:end:end]
-			i = end + 1 // the colon
+	for c := members(v); ; {
+		m, ok := c.next()
+		if !ok {
+			return out
 		}
-		end := valueEnd(v, i)
-		m.value = v[i:end:end]
 		out = append(out, m)
-		i = end + 1 // the comma, or the closing bracket
 	}
-	return out
 }
 
 // keyText returns the text of a quoted key; buf may hold it.
@@ -200,26 +223,31 @@ func lookup(v []byte, keys []string) []byte {
 		if len(v) == 0 {
 			return nil
 		}
+		want := -1 // the index, in an array
 		switch v[0] {
 		case '{':
-			var found []byte
-			for _, m := range children(v) {
-				if string(keyText(m.key)) == k {
-					found = m.value
-					break
-				}
-			}
-			v = found
 		case '[':
 			i, err := strconv.Atoi(k)
-			kids := children(v)
-			if err != nil || i < 0 || i >= len(kids) || strconv.Itoa(i) != k {
+			if err != nil || i < 0 || strconv.Itoa(i) != k {
 				return nil
 			}
-			v = kids[i].value
+			want = i
 		default:
 			return nil
 		}
+		var found []byte
+		c := members(v)
+		for i := 0; ; i++ {
+			m, ok := c.next()
+			if !ok {
+				break
+			}
+			if i == want || want < 0 && string(keyText(m.key)) == k {
+				found = m.value
+				break
+			}
+		}
+		v = found
 	}
 	return v
 }
