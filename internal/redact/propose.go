@@ -224,45 +224,82 @@ func sameAfter(texts []string, set []int) bool {
 }
 
 // generalise makes the candidates' paths wider where the same field
-// differs across members: a rule with a pattern gets * for every array
-// index (it only ever replaces its token), and candidates that differ in
-// one segment only, an index or a key with the same field below it,
-// become one with * there. Candidates a rule for a whole value above them
+// differs across members. A rule with a pattern gets * for every array
+// index (it only ever replaces its token). Two or more candidates whose
+// paths are the same once every index is * get * for every index; then
+// candidates that differ in one key only, with the same field below it
+// (the same field of two members of an object keyed by id), become one
+// with * there. Candidates that a rule for a whole value above them
 // covers are dropped.
 func generalise(cands []candidate) []candidate {
 	for i := range cands {
 		if cands[i].tok >= 0 {
-			for j := range cands[i].at {
-				if cands[i].at[j].index {
-					cands[i].at[j] = sel{wild: true}
-				}
-			}
+			cands[i].wildIndices()
 		}
 	}
-	for changed := true; changed; {
-		changed = false
+	cands = distinct(cands)
+	groups := map[string]int{}
+	for _, c := range cands {
+		groups[c.template()]++
+	}
+	for i := range cands {
+		if groups[cands[i].template()] > 1 {
+			cands[i].wildIndices()
+		}
+	}
+	cands = distinct(cands)
+	for merged := true; merged; {
+		merged = false
 		for pos := 0; ; pos++ {
-			merged, any, more := mergeAt(cands, pos)
-			cands = merged
-			changed = changed || any
+			next, any, more := mergeKeys(cands, pos)
+			cands, merged = next, merged || any
 			if !more {
 				break
 			}
 		}
 	}
 	var out []candidate
-	for i, c := range cands {
-		if !slices.ContainsFunc(cands[:i], func(o candidate) bool { return o.same(c) }) && !c.coveredBy(cands) {
+	for _, c := range cands {
+		if !c.coveredBy(cands) {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// mergeAt merges the candidates that differ only in segment pos, when
-// that segment is an index in each or has the same field below it; more
-// reports whether any candidate is longer than pos.
-func mergeAt(cands []candidate, pos int) (out []candidate, merged, more bool) {
+// wildIndices makes every index of the candidate's path *.
+func (c *candidate) wildIndices() {
+	for j, s := range c.at {
+		if s.index {
+			c.at[j] = sel{wild: true}
+		}
+	}
+}
+
+// template is the candidate's path and token with every index as *.
+func (c candidate) template() string {
+	t := candidate{at: slices.Clone(c.at), tok: c.tok}
+	t.wildIndices()
+	return t.keyWithout(-1)
+}
+
+// distinct drops the candidates that repeat an earlier one.
+func distinct(cands []candidate) []candidate {
+	var out []candidate
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if k := c.keyWithout(-1); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// mergeKeys merges the candidates that differ only in the key at pos,
+// when a field lies below it; more reports whether any candidate is
+// longer than pos.
+func mergeKeys(cands []candidate, pos int) (out []candidate, merged, more bool) {
 	groups := map[string][]int{}
 	var order []string
 	for i, c := range cands {
@@ -270,7 +307,7 @@ func mergeAt(cands []candidate, pos int) (out []candidate, merged, more bool) {
 			continue
 		}
 		more = true
-		if s := c.at[pos]; s.wild || (!s.index && pos == len(c.at)-1) {
+		if s := c.at[pos]; s.wild || s.index || pos == len(c.at)-1 {
 			continue
 		}
 		k := c.keyWithout(pos)
@@ -282,11 +319,7 @@ func mergeAt(cands []candidate, pos int) (out []candidate, merged, more bool) {
 	drop := make([]bool, len(cands))
 	for _, k := range order {
 		g := groups[k]
-		distinct := map[string]bool{}
-		for _, i := range g {
-			distinct[cands[i].at[pos].text] = true
-		}
-		if len(distinct) < 2 {
+		if len(g) < 2 {
 			continue
 		}
 		merged = true
