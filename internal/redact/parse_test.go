@@ -165,6 +165,9 @@ func TestNew(t *testing.T) {
 	if _, err = New(Whole(Result, "/\xff")); err == nil || err.Error() != "redact[0].path: is not valid UTF-8" {
 		t.Errorf("New with a path that is not UTF-8: %v", err)
 	}
+	if _, err = New(Match(Result, "/x", "a", "\xd5")); err == nil || err.Error() != "redact[0].replace: is not valid UTF-8" {
+		t.Errorf("New with a replace text that is not UTF-8: %v", err)
+	}
 	// an empty replace text is allowed: the matches are deleted
 	r, err = New(Match(Result, "/y", " \\(pid [0-9]+\\)", ""))
 	if err != nil {

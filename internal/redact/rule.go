@@ -171,6 +171,9 @@ func compile(i int, r Rule) (*compiled, error) {
 		if len(c.replace) > MaxReplaceSize {
 			return nil, ruleErr(i, "replace", "is %d bytes long, over the limit of %d", len(c.replace), MaxReplaceSize)
 		}
+		if !utf8.ValidString(c.replace) {
+			return nil, ruleErr(i, "replace", "is not valid UTF-8")
+		}
 	}
 	if re.MatchString(c.replace) {
 		return nil, ruleErr(i, field, "the replace text %s is matched by the pattern itself, so redacting twice would change it again; choose a replace text the pattern does not match", quote(c.replace))
