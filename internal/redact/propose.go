@@ -227,10 +227,10 @@ func sameAfter(texts []string, set []int) bool {
 // differs across members. A rule with a pattern gets * for every array
 // index (it only ever replaces its token). Two or more candidates whose
 // paths are the same once every index is * get * for every index; then
-// candidates that differ in one key only, with the same field below it
-// (the same field of two members of an object keyed by id), become one
-// with * there. Candidates that a rule for a whole value above them
-// covers are dropped.
+// candidates that differ in one key only, a key that looks like an id
+// (idLike) with the same field below it (the same field of two members
+// of an object keyed by id), become one with * there. Candidates that a
+// rule for a whole value above them covers are dropped.
 func generalise(cands []candidate) []candidate {
 	for i := range cands {
 		if cands[i].tok >= 0 {
@@ -297,7 +297,7 @@ func distinct(cands []candidate) []candidate {
 }
 
 // mergeKeys merges the candidates that differ only in the key at pos,
-// when a field lies below it; more reports whether any candidate is
+// when the keys look like ids and a field lies below them; more reports whether any candidate is
 // longer than pos.
 func mergeKeys(cands []candidate, pos int) (out []candidate, merged, more bool) {
 	groups := map[string][]int{}
@@ -307,7 +307,7 @@ func mergeKeys(cands []candidate, pos int) (out []candidate, merged, more bool) 
 			continue
 		}
 		more = true
-		if s := c.at[pos]; s.wild || s.index || pos == len(c.at)-1 {
+		if s := c.at[pos]; s.wild || s.index || pos == len(c.at)-1 || !idLike(s.text) {
 			continue
 		}
 		k := c.keyWithout(pos)
@@ -335,6 +335,10 @@ func mergeKeys(cands []candidate, pos int) (out []candidate, merged, more bool) 
 	}
 	return out, merged, more
 }
+
+// idLike reports whether an object's key looks like a member's id rather
+// than a field's name: it holds a digit (ACC-011, ord-7, a UUID).
+func idLike(key string) bool { return strings.ContainsAny(key, "0123456789") }
 
 // keyWithout is the candidate's path and token with segment pos left out.
 func (c candidate) keyWithout(pos int) string {

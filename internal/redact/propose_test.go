@@ -72,6 +72,12 @@ func TestPropose(t *testing.T) {
 			want: []Rule{Match(StateDiff, "/collections/accounts/*/createdAt", timePattern, "[time]")},
 		},
 		{
+			name:     "keys that name fields are not merged",
+			artifact: Calls,
+			runs:     []string{`[{"input":{"id":"k1"},"output":{"id":"k1"}}]`, `[{"input":{"id":"q1"},"output":{"id":"q1"}}]`},
+			want:     []Rule{Whole(Calls, "/0/input/id"), Whole(Calls, "/0/output/id")},
+		},
+		{
 			name:     "added members with random ids",
 			artifact: StateDiff,
 			runs: []string{
