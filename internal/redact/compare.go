@@ -94,24 +94,27 @@ func (r Rules) Compare(artifact string, old, new []byte) (Comparison, error) {
 		return Comparison{}, err
 	}
 	cmp := Comparison{Old: ro, New: rn, Same: bytes.Equal(ro.Data, rn.Data)}
+	var pointers []string
 	seen := map[string]bool{}
 	for _, p := range append(slices.Clone(ro.Places), rn.Places...) {
-		if seen[p.Pointer] {
-			continue
+		if !seen[p.Pointer] {
+			seen[p.Pointer] = true
+			pointers = append(pointers, p.Pointer)
 		}
-		seen[p.Pointer] = true
-		keys := splitPointer(p.Pointer)
-		ov, nv := lookup(ro.compact, keys), lookup(rn.compact, keys)
-		or, nr := lookup(ro.raw, keys), lookup(rn.raw, keys)
-		if ov != nil && bytes.Equal(ov, nv) && !bytes.Equal(or, nr) {
-			cmp.Hidden = append(cmp.Hidden, Hidden{Pointer: p.Pointer, Rules: placeRules(p.Pointer, ro.Places, rn.Places),
-				Old: or, New: nr, Value: ov})
+	}
+	places := indexPlaces(ro.Places, rn.Places)
+	ov, nv := lookupAll(ro.compact, pointers), lookupAll(rn.compact, pointers)
+	or, nr := lookupAll(ro.raw, pointers), lookupAll(rn.raw, pointers)
+	for i, p := range pointers {
+		if ov[i] != nil && bytes.Equal(ov[i], nv[i]) && !bytes.Equal(or[i], nr[i]) {
+			cmp.Hidden = append(cmp.Hidden, Hidden{Pointer: p, Rules: places.at(p),
+				Old: or[i], New: nr[i], Value: ov[i]})
 		}
 	}
 	cmp.Differences = differences(ro.compact, rn.compact)
 	for i := range cmp.Differences {
 		d := &cmp.Differences[i]
-		if rules := placeRules(d.Pointer, ro.Places, rn.Places); len(rules) > 0 {
+		if rules := places.at(d.Pointer); len(rules) > 0 {
 			d.Cause, d.Rules = CauseRedacted, rules
 			if isMarker(d.Old) && isMarker(d.New) {
 				d.Cause = CauseTypeChanged
@@ -139,16 +142,21 @@ func (r Rules) CompareBaseline(artifact string, frozen, fresh []byte) (Compariso
 		return Comparison{}, fmt.Errorf("baseline: %w", err)
 	}
 	cmp := Comparison{Old: af, New: rn, Same: bytes.Equal(frozen, rn.Data)}
-	for _, p := range rn.Places {
-		if fv := lookup(af.raw, splitPointer(p.Pointer)); bytes.Equal(fv, p.Value) && !bytes.Equal(fv, p.Raw) {
+	pointers := make([]string, len(rn.Places))
+	for i, p := range rn.Places {
+		pointers[i] = p.Pointer
+	}
+	for i, fv := range lookupAll(af.raw, pointers) {
+		if p := rn.Places[i]; bytes.Equal(fv, p.Value) && !bytes.Equal(fv, p.Raw) {
 			cmp.Hidden = append(cmp.Hidden, Hidden{Pointer: p.Pointer, Rules: p.Rules, Old: fv, New: p.Raw, Value: p.Value})
 		}
 	}
 	cmp.Differences = differences(af.raw, rn.compact)
+	nowAt, addedAt := indexPlaces(rn.Places), indexPlaces(af.Places)
 	for i := range cmp.Differences {
 		d := &cmp.Differences[i]
-		now := placeRules(d.Pointer, rn.Places)
-		switch added := placeRules(d.Pointer, af.Places); {
+		now := nowAt.at(d.Pointer)
+		switch added := addedAt.at(d.Pointer); {
 		case isMarker(d.Old) && isMarker(d.New):
 			d.Cause, d.Rules = CauseTypeChanged, now
 		case len(added) > 0:
@@ -176,17 +184,33 @@ func (r Rules) applyCompact(artifact string, data []byte) (Redacted, error) {
 	return res, nil
 }
 
-// placeRules lists the rules of the places at pointer or above it.
-func placeRules(pointer string, lists ...[]Place) []int {
-	var out []int
+// placeIndex holds the rules of places by pointer.
+type placeIndex map[string][]int
+
+func indexPlaces(lists ...[]Place) placeIndex {
+	x := placeIndex{}
 	for _, places := range lists {
 		for _, p := range places {
-			if p.Pointer == pointer || p.Pointer == "" || strings.HasPrefix(pointer, p.Pointer+"/") {
-				for _, k := range p.Rules {
-					if !slices.Contains(out, k) {
-						out = append(out, k)
-					}
+			for _, k := range p.Rules {
+				if !slices.Contains(x[p.Pointer], k) {
+					x[p.Pointer] = append(x[p.Pointer], k)
 				}
+			}
+		}
+	}
+	return x
+}
+
+// at lists the rules of the places at pointer or above it.
+func (x placeIndex) at(pointer string) []int {
+	var out []int
+	for i := 0; i <= len(pointer); i++ {
+		if i < len(pointer) && pointer[i] != '/' {
+			continue
+		}
+		for _, k := range x[pointer[:i]] {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -20,12 +21,10 @@ func compactOf(data []byte) ([]byte, error) {
 	if err := safeio.CheckLimits(data); err != nil {
 		return nil, fmt.Errorf("the artifact %w", err)
 	}
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("the artifact is not valid JSON")
-	}
 	c, err := canon.Compact(json.RawMessage(data))
 	if err != nil {
-		return nil, fmt.Errorf("the artifact is not valid JSON: %w", err)
+		// canon's error names a json.RawMessage: this one names the artifact
+		return nil, errors.New("the artifact is not valid JSON")
 	}
 	return c, nil
 }
@@ -216,38 +215,80 @@ func isMarkerText(s string) bool {
 	return false
 }
 
+// lookupAll returns the values at the pointers in the compact value v, a
+// nil one where there is none, reading v once: the pointers' keys make a
+// tree, and only the members on it are visited. A key an object gives
+// more than once is its first.
+func lookupAll(v []byte, pointers []string) [][]byte {
+	root := &keyTree{}
+	for i, p := range pointers {
+		n := root
+		for _, k := range splitPointer(p) {
+			n = n.child(k)
+		}
+		n.ends = append(n.ends, i)
+	}
+	out := make([][]byte, len(pointers))
+	root.collect(v, out)
+	return out
+}
+
+// keyTree is the keys of a set of pointers, merged where they share a
+// beginning.
+type keyTree struct {
+	kids map[string]*keyTree
+	ends []int // the pointers that end here
+}
+
+func (t *keyTree) child(k string) *keyTree {
+	if t.kids == nil {
+		t.kids = map[string]*keyTree{}
+	}
+	n := t.kids[k]
+	if n == nil {
+		n = &keyTree{}
+		t.kids[k] = n
+	}
+	return n
+}
+
+// collect sets out for the pointers that end at t or below, v being the
+// value t stands for.
+func (t *keyTree) collect(v []byte, out [][]byte) {
+	for _, i := range t.ends {
+		out[i] = v
+	}
+	if len(t.kids) == 0 || len(v) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	var buf []byte
+	c := members(v)
+	for i := 0; len(seen) < len(t.kids); i++ {
+		m, ok := c.next()
+		if !ok {
+			return
+		}
+		key := m.key
+		if key == nil {
+			buf = index(buf, i)
+			key = buf
+		} else {
+			key = keyText(key)
+		}
+		if kid := t.kids[string(key)]; kid != nil && !seen[string(key)] {
+			seen[string(key)] = true
+			kid.collect(m.value, out)
+		}
+	}
+}
+
 // lookup returns the value at the pointer's keys in the compact value v,
 // or nil when there is none.
 func lookup(v []byte, keys []string) []byte {
-	for _, k := range keys {
-		if len(v) == 0 {
-			return nil
-		}
-		want := -1 // the index, in an array
-		switch v[0] {
-		case '{':
-		case '[':
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || strconv.Itoa(i) != k {
-				return nil
-			}
-			want = i
-		default:
-			return nil
-		}
-		var found []byte
-		c := members(v)
-		for i := 0; ; i++ {
-			m, ok := c.next()
-			if !ok {
-				break
-			}
-			if i == want || want < 0 && string(keyText(m.key)) == k {
-				found = m.value
-				break
-			}
-		}
-		v = found
+	at := make([]pathSeg, len(keys))
+	for i, k := range keys {
+		at[i].text = k
 	}
-	return v
+	return lookupAll(v, []string{pointerOf(at)})[0]
 }

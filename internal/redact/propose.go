@@ -89,15 +89,28 @@ func (r Rules) Propose(artifact string, runs ...[]byte) (Proposal, error) {
 		}
 		red[i] = res.compact
 	}
-	var cands []candidate
+	var places [][]pathSeg
+	var pointers []string
 	seen := map[string]bool{}
 	for _, run := range red[1:] {
 		for _, d := range differences(red[0], run) {
 			if !seen[d.Pointer] {
 				seen[d.Pointer] = true
-				cands = append(cands, candidatesAt(d.at, red)...)
+				places, pointers = append(places, d.at), append(pointers, d.Pointer)
 			}
 		}
+	}
+	vals := make([][][]byte, len(red)) // by run, by place
+	for i, run := range red {
+		vals[i] = lookupAll(run, pointers)
+	}
+	var cands []candidate
+	for j, at := range places {
+		here := make([][]byte, len(red))
+		for i := range red {
+			here[i] = vals[i][j]
+		}
+		cands = append(cands, candidatesAt(at, here, red)...)
 	}
 	cands = generalise(cands)
 	rules := make([]Rule, 0, len(cands))
@@ -146,25 +159,20 @@ func (r Rules) Propose(artifact string, runs ...[]byte) (Proposal, error) {
 }
 
 // candidatesAt proposes the rules for one place where the runs (compact,
-// redacted by the rules already there) differ.
-func candidatesAt(at []pathSeg, runs [][]byte) []candidate {
-	if len(at) > MaxSegments {
-		at = at[:MaxSegments]
-	}
-	var vals [][]byte
-	for {
+// redacted by the rules already there) differ, vals being what each run
+// holds there.
+func candidatesAt(at []pathSeg, vals [][]byte, runs [][]byte) []candidate {
+	for len(at) > MaxSegments || len(at) > 0 && slices.ContainsFunc(vals, func(v []byte) bool { return v == nil }) {
+		// deeper than a path goes, or a value some runs lack: the one
+		// above it
+		at = at[:len(at)-1]
 		keys := make([]string, len(at))
 		for i, s := range at {
 			keys[i] = s.text
 		}
-		vals = vals[:0]
-		for _, run := range runs {
-			vals = append(vals, lookup(run, keys))
+		for i, run := range runs {
+			vals[i] = lookup(run, keys)
 		}
-		if !slices.ContainsFunc(vals, func(v []byte) bool { return v == nil }) || len(at) == 0 {
-			break
-		}
-		at = at[:len(at)-1] // a value some runs lack: the one above it
 	}
 	path := make([]sel, len(at))
 	for i, s := range at {
