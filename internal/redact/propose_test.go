@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -37,6 +38,15 @@ func TestPropose(t *testing.T) {
 				Match(Result, "/checks/*/detail", uuidPattern, "[uuid]"),
 				Match(Result, "/error", numPattern, "[number]"),
 			},
+		},
+		{
+			name:     "the example of docs/redaction.md",
+			artifact: Calls,
+			runs: []string{
+				`[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"3f2a1b4c-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:00.1234Z"}}]`,
+				`[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"91c0ffee-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:02.5Z"}}]`,
+			},
+			want: []Rule{Match(Calls, "/*/output/id", uuidPattern, "[uuid]"), Match(Calls, "/*/output/createdAt", timePattern, "[time]")},
 		},
 		{
 			name:     "the same field of every member",
@@ -222,5 +232,30 @@ func TestTokensAreRules(t *testing.T) {
 		if _, err := New(Match(Result, "/x", tok.pattern, tok.replace)); err != nil {
 			t.Errorf("%s: %v", tok.replace, err)
 		}
+	}
+}
+
+// The proposal docs/redaction.md shows is what Propose writes for its
+// example, byte for byte.
+func TestDocsProposalExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/redaction.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## Proposed rules")
+	_, block, ok2 := strings.Cut(section, "```json\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("no JSON block under ## Proposed rules")
+	}
+	var none Rules
+	p, err := none.Propose(Calls,
+		artifact(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"3f2a1b4c-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:00.1234Z"}}]`),
+		artifact(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"91c0ffee-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:02.5Z"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(p.JSON) != block {
+		t.Errorf("docs/redaction.md shows\n%s\nPropose writes\n%s", block, p.JSON)
 	}
 }
