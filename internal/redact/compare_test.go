@@ -34,6 +34,20 @@ func differencesOf(ds []Difference) []difference {
 	return out
 }
 
+// checkComparison compares what a Comparison says with a table's entry.
+func checkComparison(t *testing.T, c Comparison, same bool, hidden []hidden, different []difference) {
+	t.Helper()
+	if c.Same != same {
+		t.Errorf("Same = %v", c.Same)
+	}
+	if diff := cmp.Diff(hidden, hiddenOf(c.Hidden)); diff != "" {
+		t.Errorf("hidden (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(different, differencesOf(c.Differences)); diff != "" {
+		t.Errorf("differences (-want +got):\n%s", diff)
+	}
+}
+
 var volatile = []Rule{
 	Whole(Calls, "/*/output/id"),
 	Match(Calls, "/*/output/note", `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z`, "[time]"),
@@ -110,15 +124,7 @@ func TestCompare(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Same != tt.same {
-				t.Errorf("Same = %v", c.Same)
-			}
-			if diff := cmp.Diff(tt.hidden, hiddenOf(c.Hidden)); diff != "" {
-				t.Errorf("hidden (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.different, differencesOf(c.Differences)); diff != "" {
-				t.Errorf("differences (-want +got):\n%s", diff)
-			}
+			checkComparison(t, c, tt.same, tt.hidden, tt.different)
 		})
 	}
 }
@@ -231,15 +237,7 @@ func TestCompareBaseline(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Same != tt.same {
-				t.Errorf("Same = %v", c.Same)
-			}
-			if diff := cmp.Diff(tt.hidden, hiddenOf(c.Hidden)); diff != "" {
-				t.Errorf("hidden (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.different, differencesOf(c.Differences)); diff != "" {
-				t.Errorf("differences (-want +got):\n%s", diff)
-			}
+			checkComparison(t, c, tt.same, tt.hidden, tt.different)
 			var explain []string
 			for _, d := range c.Differences {
 				explain = append(explain, r.Explain(d))

@@ -36,18 +36,19 @@ func (t *Tally) Add(artifact string, res Redacted) {
 func (t *Tally) Uses() []RuleUse { return append([]RuleUse(nil), t.uses...) }
 
 // Warnings lists, one line each, the rules that selected nothing in the
-// artifacts added, naming each rule.
+// artifacts added, naming each rule. A rule is judged only when some
+// artifact it names was added: before the first record there is nothing
+// to judge it by, and a rule of an artifact the environment does not
+// freeze is for the caller to point out from the manifest.
 func (t *Tally) Warnings() []string {
 	var out []string
 	for i, u := range t.uses {
-		if u.Selected > 0 {
-			continue
-		}
 		c := t.rules.list[i]
 		n := t.read[c.Artifact]
+		if u.Selected > 0 || n == 0 {
+			continue
+		}
 		switch {
-		case n == 0:
-			out = append(out, fmt.Sprintf("%s: no %s artifact was read, so it was not tried; does the environment freeze %s?", t.rules.Name(i), c.Artifact, c.Artifact))
 		case c.re != nil:
 			out = append(out, fmt.Sprintf("%s selects no string in the %s of %d %s; fix the path or remove the rule", t.rules.Name(i), c.Artifact, n, plural(n, "case")))
 		default:
