@@ -251,7 +251,11 @@ func (r Rules) Explain(d Difference) string {
 	who := strings.Join(names, ", ")
 	switch d.Cause {
 	case CauseTypeChanged:
-		return fmt.Sprintf("a redacted value changed type, %s → %s (%s)", markerType(d.Old), markerType(d.New), who)
+		s := fmt.Sprintf("a redacted value changed type, %s → %s", markerType(d.Old), markerType(d.New))
+		if who != "" {
+			s += " (" + who + ")"
+		}
+		return s
 	case CauseAdded:
 		return who + " redacts a value the baseline holds as it was: a redaction added or widened since the baseline was recorded"
 	case CauseRemoved:

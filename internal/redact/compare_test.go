@@ -252,6 +252,17 @@ func TestCompareBaseline(t *testing.T) {
 	}
 }
 
+func TestExplainWithoutRules(t *testing.T) {
+	var none Rules
+	d := Difference{Pointer: "/x", Old: Marker("string"), New: Marker("null"), Cause: CauseTypeChanged}
+	if got := none.Explain(d); got != "a redacted value changed type, string → null" {
+		t.Errorf("Explain = %q", got)
+	}
+	if got := none.Explain(Difference{Pointer: "/x", Old: []byte("1"), New: []byte("2")}); got != "" {
+		t.Errorf("Explain of a plain change = %q", got)
+	}
+}
+
 func TestCompareAbsentAndInvalid(t *testing.T) {
 	r := mustNew(t, volatile...)
 	a := artifact(t, `[{"tool":"t","output":{"id":"a1"}}]`)

@@ -311,3 +311,46 @@ func FuzzParseRules(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCompare: two versions of an artifact compare as their redacted
+// bytes do, a difference is listed whenever the redacted values differ,
+// a version compared with itself hides nothing, and a baseline recorded
+// from one version compares with it as the same.
+func FuzzCompare(f *testing.F) {
+	f.Add([]byte(`[{"output":{"id":"a","n":1}}]`), []byte(`[{"output":{"id":"b","n":1}}]`), "/*/output/id")
+	f.Add([]byte(`{"a":1,"a":2}`), []byte(`{"a":2,"a":1}`), "/a")
+	f.Add([]byte(`{"x":[1,2,3]}`), []byte(`{"x":[1]}`), "/x/**")
+	f.Add([]byte(`{"n":1,"m":2}`), []byte(`{"m":2,"n":1}`), "/z")
+	f.Fuzz(func(t *testing.T, a, b []byte, path string) {
+		if len(splitPath(path)) > 8 {
+			return
+		}
+		r, err := New(Whole(Result, path))
+		if err != nil {
+			return
+		}
+		ra, errA := r.Apply(Result, a)
+		rb, errB := r.Apply(Result, b)
+		c, err := r.Compare(Result, a, b)
+		if (errA != nil || errB != nil) != (err != nil) {
+			t.Fatalf("Compare error %v, Apply errors %v, %v", err, errA, errB)
+		}
+		if err != nil {
+			return
+		}
+		if c.Same != bytes.Equal(ra.Data, rb.Data) {
+			t.Fatalf("Same %v, yet the redacted bytes compare %v", c.Same, !c.Same)
+		}
+		ta, _ := readTree(ra.Data)
+		tb, _ := readTree(rb.Data)
+		if equal := cmp.Equal(ta, tb, cmp.AllowUnexported(jnode{})); equal != (len(c.Differences) == 0) {
+			t.Fatalf("%d differences, yet the redacted trees are equal: %v", len(c.Differences), equal)
+		}
+		if self, err := r.Compare(Result, a, a); err != nil || !self.Same || len(self.Hidden) != 0 || len(self.Differences) != 0 {
+			t.Fatalf("a version compared with itself: %+v, %v", self, err)
+		}
+		if base, err := r.CompareBaseline(Result, ra.Data, a); err != nil || !base.Same || len(base.Differences) != 0 {
+			t.Fatalf("a baseline recorded from a: %+v, %v", base, err)
+		}
+	})
+}
