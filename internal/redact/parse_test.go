@@ -183,7 +183,7 @@ func TestNew(t *testing.T) {
 func TestRulesInAManifest(t *testing.T) {
 	type manifest struct {
 		Name   string `json:"name"`
-		Redact Rules  `json:"redact,omitempty"`
+		Redact Rules  `json:"redact,omitzero"`
 	}
 	decode := func(s string) (manifest, error) {
 		var m manifest
@@ -196,6 +196,10 @@ func TestRulesInAManifest(t *testing.T) {
 		m, err := decode(s)
 		if err != nil || m.Redact.Len() != 0 {
 			t.Errorf("%s: %d rules, %v", s, m.Redact.Len(), err)
+		}
+		// a manifest without rules writes no "redact" key
+		if out, err := json.Marshal(m); err != nil || string(out) != `{"name":"x"}` {
+			t.Errorf("%s written back: %s, %v", s, out, err)
 		}
 	}
 	m, err := decode(`{"name":"x","redact":[{"artifact":"calls","path":"/*/output/id"}]}`)

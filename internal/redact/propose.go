@@ -72,8 +72,9 @@ type sel struct {
 // check's detail that quotes a volatile value is covered in every check
 // (/checks/*/detail). Any other value gets a rule for the whole value; a
 // value some runs lack, one for the closest value above it all runs have.
-// Places that differ in the same field of two or more members of an array
-// or an object become one rule with * in that segment. Nothing is applied.
+// Places that differ in the same field of two or more members of an array,
+// or of an object keyed by ids (keys that hold a digit), become one rule
+// with * in that segment. Nothing is applied.
 func (r Rules) Propose(artifact string, runs ...[]byte) (Proposal, error) {
 	if len(runs) < 2 {
 		return Proposal{}, errors.New("propose: needs two runs or more")

@@ -247,9 +247,13 @@ func (r Rules) MarshalJSON() ([]byte, error) {
 	return canon.Compact(r.List())
 }
 
+// IsZero reports whether r holds no rule, for the omitzero option of a
+// struct's field: a manifest without rules writes no "redact" key.
+func (r Rules) IsZero() bool { return len(r.list) == 0 }
+
 // UnmarshalJSON reads a manifest's list as ParseRules does; null is no
 // rule at all, as an absent field is. It lets a manifest's struct hold a
-// Rules field: `json:"redact,omitempty"`.
+// Rules field: `json:"redact,omitzero"`.
 func (r *Rules) UnmarshalJSON(data []byte) error {
 	if string(bytes.TrimSpace(data)) == "null" {
 		*r = Rules{}
