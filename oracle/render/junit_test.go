@@ -28,7 +28,7 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
 	}}
 	var out bytes.Buffer
-	if err := JUnit(&out, r, Commands{}); err != nil {
+	if err := JUnit(&out, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -95,7 +95,7 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
 		}
 		s := &out.Suites[i]
-		tc := junitCaseOf(c, cmds)
+		tc := junitCaseOf(c, Options{Commands: cmds})
 		switch {
 		case tc.Error != nil:
 			s.Errors++
@@ -155,7 +155,7 @@ func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := JUnit(&got, r, Commands{Record: "oracle record"}); err != nil {
+		if err := JUnit(&got, r, Options{Commands: Commands{Record: "oracle record"}}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(string(want), got.String()); diff != "" {
