@@ -29,7 +29,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testsummary:", err)
 		os.Exit(2)
 	}
-	summary, readErr := summarize(events, os.Stdout)
+	summary, readErr := summarize(events, os.Stdout, modulePath())
 	err = cmd.Wait()
 	fmt.Print(summary)
 	var exit *exec.ExitError
@@ -55,12 +55,28 @@ type skip struct {
 	pkg, test, reason string
 }
 
+// modulePath is the path of the module in the current folder, "" outside
+// one; the summary names packages relative to it.
+func modulePath() string {
+	data, err := os.ReadFile("go.mod")
+	if err != nil {
+		return ""
+	}
+	for line := range strings.Lines(string(data)) {
+		if path, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.Trim(strings.TrimSpace(path), `"`)
+		}
+	}
+	return ""
+}
+
 // summarize reads the events of go test -json from r, writes what go test
 // writes without -v to w as the events come, and returns the skipped tests
-// grouped by reason, to be printed at the end.
-func summarize(r io.Reader, w io.Writer) (string, error) {
+// grouped by reason, to be printed at the end; packages are named relative
+// to the module.
+func summarize(r io.Reader, w io.Writer, module string) (string, error) {
 	outputs := map[[2]string][]string{} // a running test's output lines
-	var running [][2]string              // the tests with output, in order
+	var running [][2]string             // the tests with output, in order
 	var skips []skip
 	lines := bufio.NewScanner(r)
 	lines.Buffer(make([]byte, 64<<10), 16<<20)
@@ -98,7 +114,7 @@ func summarize(r io.Reader, w io.Writer) (string, error) {
 	for _, key := range running {
 		fmt.Fprint(w, strings.Join(outputs[key], ""))
 	}
-	return skipSummary(skips), lines.Err()
+	return skipSummary(skips, module), lines.Err()
 }
 
 // reasonOf is the reason a skipped test gave: the last line it logged
@@ -119,7 +135,7 @@ func reasonOf(output []string) string {
 
 // skipSummary lists the skipped tests, one line a reason: how many skipped
 // for it, then the tests.
-func skipSummary(skips []skip) string {
+func skipSummary(skips []skip, module string) string {
 	if len(skips) == 0 {
 		return ""
 	}
@@ -129,8 +145,11 @@ func skipSummary(skips []skip) string {
 		if _, seen := tests[s.reason]; !seen {
 			reasons = append(reasons, s.reason)
 		}
-		pkg := s.pkg[strings.LastIndex(s.pkg, "/")+1:]
-		tests[s.reason] = append(tests[s.reason], pkg+"."+s.test)
+		pkg := s.pkg
+		if rel, ok := strings.CutPrefix(pkg, module+"/"); ok && module != "" {
+			pkg = rel
+		}
+		tests[s.reason] = append(tests[s.reason], pkg+" "+s.test)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "skipped: %d %s\n", len(skips), plural(len(skips), "test", "tests"))

@@ -36,7 +36,7 @@ func TestSummarize(t *testing.T) {
 		`go: downloading example.com/dep v1.0.0`,
 	}, "\n")
 	var out bytes.Buffer
-	summary, err := summarize(strings.NewReader(events), &out)
+	summary, err := summarize(strings.NewReader(events), &out, "example.com/m")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,16 +49,16 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 	wantSummary := "skipped: 4 tests\n" +
-		"  the sandbox needs bubblewrap (runner.TestBwrap, runner.TestBwrap2)\n" +
-		"  [!bwrap] skip 'bubblewrap does not work here' (runner.TestScripts/sandbox)\n" +
-		"  no reason given (runner.TestSilent)\n"
+		"  the sandbox needs bubblewrap (runner TestBwrap, runner TestBwrap2)\n" +
+		"  [!bwrap] skip 'bubblewrap does not work here' (runner TestScripts/sandbox)\n" +
+		"  no reason given (runner TestSilent)\n"
 	if diff := cmp.Diff(wantSummary, summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 }
 
 func TestNoSkipNoSummary(t *testing.T) {
-	summary, err := summarize(strings.NewReader(`{"Action":"pass","Package":"p","Test":"TestA"}`), &bytes.Buffer{})
+	summary, err := summarize(strings.NewReader(`{"Action":"pass","Package":"p","Test":"TestA"}`), &bytes.Buffer{}, "")
 	if err != nil || summary != "" {
 		t.Errorf("summarize = %q, %v; want no summary", summary, err)
 	}

@@ -181,7 +181,7 @@ var htmlWhole = template.Must(template.Must(htmlPage.Clone()).New("whole").Parse
 	`{{template "head" .}}{{range .Cases}}{{template "row" .}}{{end}}{{template "mid" .}}{{range .Cases}}{{template "detail" .}}{{end}}{{template "foot" .}}`))
 
 // TestHTMLWritesWhatTheWholePageWrites: HTML (which writes the page in
-// parts through HTMLStream) writes what the page executed whole writes,
+// parts through its Writer) writes what the page executed whole writes,
 // for reports with no case, unchanged cases only, and every status with
 // text HTML must escape.
 func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {

@@ -65,8 +65,8 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 }
 
 // The whole document as encoding/xml writes it from one value, its test
-// cases made as JUnitStream makes them: what JUnit wrote before it
-// streamed its cases, which JUnit and JUnitStream must write byte for byte.
+// cases made as the JUnit Writer makes them: what JUnit wrote before it
+// streamed its cases, which JUnit and its Writer must write byte for byte.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -122,7 +122,7 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 }
 
 // TestJUnitWritesWhatTheEncoderWrites: JUnit (which streams its cases
-// through JUnitStream) writes what encoding/xml writes from the whole
+// through its Writer) writes what encoding/xml writes from the whole
 // report, for reports with no case, one environment or several (their
 // cases interleaved or not), every status, times, and text that XML must
 // escape or split (a "]]>" in a CDATA body, quotes, tabs, invalid UTF-8).
