@@ -20,6 +20,9 @@ const Dir = ".silo/baselines"
 // Store is a baseline store rooted at a folder (usually <project>/.silo/baselines).
 type Store struct {
 	Root string
+	// Program is the program's name in the fixes the store's errors
+	// suggest ("run oracle record"); empty means oracle.
+	Program string
 	// fs hooks, replaced in tests to inject faults
 	writeFile func(f *os.File, data []byte) (int, error)
 }
@@ -150,7 +153,7 @@ func (s *Store) readArtifact(path string, same []byte, checkPath func(path strin
 			return nil, err
 		}
 		if errors.Is(err, safeio.ErrNotRegular) && isDir(path) {
-			return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run oracle record", path)
+			return nil, fmt.Errorf("baseline %s is a folder, not a file; remove it and run %s record", path, s.program())
 		}
 		return nil, fmt.Errorf("baseline: %w", err)
 	}
@@ -158,7 +161,7 @@ func (s *Store) readArtifact(path string, same []byte, checkPath func(path strin
 		return data, nil
 	}
 	if err := validate(data); err != nil {
-		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err))
+		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err, s.program()))
 	}
 	return data, nil
 }
@@ -223,12 +226,22 @@ func validate(data []byte) error {
 	return nil
 }
 
-func fixFor(err error) string {
+// fixFor is how to repair a baseline that fails Validate with err; program
+// records it again.
+func fixFor(err error, program string) string {
 	switch {
 	case errors.Is(err, ErrBOM), errors.Is(err, ErrCRLF):
-		return "an editor or git's autocrlf changed it: restore it with git checkout, set '*.json -text' in .gitattributes, or run oracle record"
+		return "an editor or git's autocrlf changed it: restore it with git checkout, set '*.json -text' in .gitattributes, or run " + program + " record"
 	}
-	return "restore it with git checkout or run oracle record to write it again"
+	return "restore it with git checkout or run " + program + " record to write it again"
+}
+
+// program is the program's name in the fixes the store suggests.
+func (s *Store) program() string {
+	if s.Program == "" {
+		return "oracle"
+	}
+	return s.Program
 }
 
 // List returns the keys of every baseline in the store, sorted. Files that

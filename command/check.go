@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/agent-oracle/oracle/oracle"
@@ -22,25 +21,24 @@ func checkCommand(envs Environments) *cli.Command {
 			"refuses an incomplete set of shards.\n" +
 			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: text, json, markdown, junit or html"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: " + render.FormatList()},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR` (a folder, made when missing; a symlink planted inside it is refused)"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
-			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for oracle review, accept and reject"},
+			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for the commands review, accept and reject"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
 			}
-			format := c.String("format")
+			name := c.String("format")
 			if c.Bool("json") {
-				format = "json"
+				name = "json"
 			}
-			switch format {
-			case "text", "json", "markdown", "junit", "html":
-			default:
-				return usageError("--format %q is not text, json, markdown, junit or html", format)
+			format, err := render.Lookup(name)
+			if err != nil {
+				return usageError("--format %v", err)
 			}
 			if c.IsSet("report-dir") {
 				dir, err := project(c)
@@ -84,35 +82,17 @@ func checkCommand(envs Environments) *cli.Command {
 	}
 }
 
-// textOptions are the options of the text report written to w.
-func textOptions(c *cli.Context, w io.Writer) render.TextOptions {
-	return render.TextOptions{Colors: newStyle(c, w).colors(), All: c.Bool("verbose"), Commands: reportCommands(c)}
-}
-
-func writeReport(c *cli.Context, w io.Writer, format string, r *oracle.Report) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r)
+// reportOptions are the options of a check report written to w:
+// the check's output, coloured for a terminal, or with w nil a file of a
+// report folder, which lists every case and longer values.
+func reportOptions(c *cli.Context, w io.Writer) render.Options {
+	o := render.Options{Program: c.App.Name, Commands: reportCommands(c)}
+	if w == nil {
+		o.All, o.MaxValue = true, 1000
+		return o
 	}
-	// The reports suggest this binary's commands, and case errors may name
-	// some (oracle record): here, this binary's.
-	var buf bytes.Buffer
-	var err error
-	switch format {
-	case "markdown":
-		err = render.Markdown(&buf, r, reportCommands(c))
-	case "junit":
-		err = render.JUnit(&buf, r, reportCommands(c))
-	case "html":
-		err = render.HTML(&buf, r, reportCommands(c))
-	default:
-		err = render.Text(&buf, r, textOptions(c, w))
-	}
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(w, named(c, buf.String()))
-	return err
+	o.Colors, o.All = newStyle(c, w).colors(), c.Bool("verbose")
+	return o
 }
 
 // reportCommands are the commands a check report suggests.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,21 +17,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// mixedReport is the JSON report of a check whose cases are unchanged,
-// changed, missing, obsolete and in error, read back.
-func mixedReport(t *testing.T) *oracle.Report {
+// runMybin runs the binary mybin in the project dir and returns its output.
+func runMybin(dir string, args ...string) string {
+	var out, errOut bytes.Buffer
+	Run(context.Background(), append([]string{"mybin", "-C", dir}, args...), fixtures.All, &out, &errOut, WithName("mybin"))
+	return out.String()
+}
+
+// mixedProject is a project whose crm cases, checked by the binary mybin,
+// are unchanged, changed, missing, obsolete and in error.
+func mixedProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		Run(context.Background(), append([]string{"oracle", "-C", dir}, args...), fixtures.All, &out, &errOut)
-		if args[0] == "check" {
-			if err := os.WriteFile(filepath.Join(dir, "report.json"), out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	run := func(args ...string) { runMybin(dir, args...) }
 	run("record", "--env", "crm")
 	baselines := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
 	edit := func(name, old, new string) {
@@ -57,8 +56,14 @@ func mixedReport(t *testing.T) *oracle.Report {
 	if err := os.WriteFile(filepath.Join(baselines, "TASK-099.result.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run("check", "--json", "--env", "crm")
-	rep, err := oracle.MergeReports([]string{filepath.Join(dir, "report.json")})
+	return dir
+}
+
+// readReport reads the JSON report at path and checks that it holds a case
+// of every status but nondeterministic.
+func readReport(t *testing.T, path string) *oracle.Report {
+	t.Helper()
+	rep, err := oracle.MergeReports([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,49 +79,41 @@ func mixedReport(t *testing.T) *oracle.Report {
 	return rep
 }
 
-// Each report written from the cases as they end (the check's output and
-// the files of a report folder) is byte for byte what the renderer of the
-// whole report writes, in every format and with the options of both.
-func TestCaseReportsWriteTheWholeReport(t *testing.T) {
-	rep := mixedReport(t)
-	app := &cli.App{Name: "mybin", Commands: []*cli.Command{{Name: "record"}, {Name: "check"}}}
+// A check writes, in each format of the table, on its output and in the
+// files of its report folder (both written from the cases as they end),
+// byte for byte what the format writes of the whole report with the
+// options of each (JUnit but for its times, which a JSON report does not
+// keep), and names the binary's commands, never oracle's.
+func TestCheckWritesTheWholeReport(t *testing.T) {
+	dir := mixedProject(t)
+	app := &cli.App{Name: "mybin"}
 	c := cli.NewContext(app, flag.NewFlagSet("mybin", flag.ContinueOnError), nil)
-	options := map[string]render.TextOptions{
-		"output":     textOptions(c, &bytes.Buffer{}),
-		"report dir": {All: true, MaxValue: 1000, Commands: reportCommands(c)},
-	}
-	for name, o := range options {
-		for _, format := range []string{"text", "markdown", "json", "junit", "html"} {
-			t.Run(name+"/"+format, func(t *testing.T) {
+	times := regexp.MustCompile(` time="[0-9.]+"`)
+	for _, f := range render.Formats() {
+		t.Run(f.Name, func(t *testing.T) {
+			reports := filepath.Join(t.TempDir(), "reports")
+			output := runMybin(dir, "check", "--env", "crm", "--format", f.Name, "--report-dir", reports)
+			rep := readReport(t, filepath.Join(reports, "report.json"))
+			file, err := os.ReadFile(filepath.Join(reports, f.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for what, got := range map[string]string{"output": output, "report dir": string(file)} {
+				o := reportOptions(c, &bytes.Buffer{})
+				if what == "report dir" {
+					o = reportOptions(c, nil)
+				}
 				var whole bytes.Buffer
-				if format == "text" {
-					var buf bytes.Buffer
-					if err := render.Text(&buf, rep, o); err != nil {
-						t.Fatal(err)
-					}
-					whole.WriteString(named(c, buf.String()))
-				} else if err := writeReport(c, &whole, format, rep); err != nil {
+				if err := f.Write(&whole, rep, o); err != nil {
 					t.Fatal(err)
 				}
-				r := newCaseReport(c, format, o)
-				defer r.close()
-				for _, cr := range rep.Cases {
-					if err := r.add(cr); err != nil {
-						t.Fatal(err)
-					}
+				if diff := cmp.Diff(whole.String(), times.ReplaceAllString(got, "")); diff != "" {
+					t.Errorf("%s differs from the whole report (-whole +%s):\n%s", what, what, diff)
 				}
-				var streamed bytes.Buffer
-				if err := r.write(&streamed, withCases(rep, nil)); err != nil {
-					t.Fatal(err)
+				if strings.Contains(got, "oracle record") || !strings.Contains(got, "mybin record") {
+					t.Errorf("the %s does not name mybin's commands:\n%s", what, got)
 				}
-				if diff := cmp.Diff(whole.String(), streamed.String()); diff != "" {
-					t.Errorf("streamed report differs (-whole +streamed):\n%s", diff)
-				}
-				// (the JSON report keeps the library's words)
-				if format != "json" && strings.Contains(streamed.String(), "oracle record") {
-					t.Errorf("the report names oracle's commands, not mybin's")
-				}
-			})
-		}
+			}
+		})
 	}
 }

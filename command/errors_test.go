@@ -35,7 +35,7 @@ func TestJSONErrorIsData(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			if err := writeJSONError(&out, tt.err, func(s string) string { return s }); err != nil {
+			if err := writeJSONError(&out, tt.err); err != nil {
 				t.Fatal(err)
 			}
 			var got jsonError

@@ -39,7 +39,7 @@ func generateCommand() *cli.Command {
 			case len(args) == 1:
 				dir = args[0]
 			case c.String("env") != "":
-				if _, dir, err = envPackage(project, c.String("env")); err != nil {
+				if _, dir, err = envPackage(project, c.String("env"), c.App.Name); err != nil {
 					return err
 				}
 			default:

@@ -2,9 +2,7 @@ package command
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,36 +125,6 @@ func editDistance(a, b string) int {
 	return d[len(x)][len(y)]
 }
 
-// commandNames are the names of the program's top-level commands.
-func commandNames(app *cli.App) []string {
-	var names []string
-	for _, cmd := range app.Commands {
-		names = append(names, cmd.Names()...)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// renameProgram turns "oracle <command>" in a message written by a package
-// that knows only oracle's name into the binary's own name.
-func renameProgram(msg, name string, commands []string) string {
-	if name == "oracle" || len(commands) == 0 {
-		return msg
-	}
-	quoted := make([]string, len(commands))
-	for i, c := range commands {
-		quoted[i] = regexp.QuoteMeta(c)
-	}
-	re := regexp.MustCompile(`(^|[\s'"(` + "`" + `])oracle (` + strings.Join(quoted, "|") + `)\b`)
-	return re.ReplaceAllString(msg, "${1}"+strings.ReplaceAll(name, "$", "$$")+" $2")
-}
-
-// named is msg with the commands it names ("run oracle record") named as
-// this binary's.
-func named(c *cli.Context, msg string) string {
-	return renameProgram(msg, c.App.Name, commandNames(c.App))
-}
-
 // completionCommand prints a shell completion script.
 func completionCommand() *cli.Command {
 	return &cli.Command{
@@ -213,7 +181,12 @@ func manCommand() *cli.Command {
 
 // shellScript fills a completion script in for the program called name.
 func shellScript(script, name string) string {
-	fn := regexp.MustCompile(`[^A-Za-z0-9_]`).ReplaceAllString(name, "_")
+	fn := strings.Map(func(r rune) rune {
+		if r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, name)
 	return strings.NewReplacer("FUNC", fn, "PROGRAM", name).Replace(script)
 }
 

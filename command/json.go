@@ -35,11 +35,11 @@ type jsonError struct {
 
 // writeJSONError prints the error object of --json for err, its message
 // worded by rename.
-func writeJSONError(w io.Writer, err error, rename func(string) string) error {
+func writeJSONError(w io.Writer, err error) error {
 	var e jsonError
 	e.FormatVersion = FormatVersion
 	e.Error.Code = errorCode(err)
-	e.Error.Message = rename(errorMessage(err))
+	e.Error.Message = errorMessage(err)
 	if coded, ok := errors.AsType[*env.Error](err); ok {
 		e.Error.Known = coded.Known
 	}

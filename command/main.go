@@ -58,13 +58,12 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 	case errors.As(err, &code):
 		return int(code)
 	}
-	rename := func(msg string) string { return renameProgram(msg, app.Name, commandNames(app)) }
 	if wantsJSON(args) {
-		if werr := writeJSONError(stdout, err, rename); werr == nil {
+		if werr := writeJSONError(stdout, err); werr == nil {
 			return ExitTrouble
 		}
 	}
-	fmt.Fprintf(stderr, "error: %s\n", rename(err.Error()))
+	fmt.Fprintf(stderr, "error: %s\n", err.Error())
 	return ExitTrouble
 }
 
@@ -118,7 +117,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 	for _, cmd := range app.Commands {
 		prepare(cmd, name+" "+cmd.Name)
 	}
-	nameHelp(app.Commands, name, commandNames(app))
+	nameHelp(app.Commands, name)
 	completeNames(app.Commands, envs)
 	return app
 }
@@ -150,7 +149,7 @@ func prepare(cmd *cli.Command, path string) {
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)
-			if err := checkProjectDir(projectDir(c)); err != nil {
+			if err := checkProjectDir(projectDir(c), c.App.Name); err != nil {
 				return err
 			}
 		}
@@ -216,13 +215,13 @@ func flagName(ctx *cli.Context, name string) string {
 }
 
 // nameHelp writes the program's name into the help of cmds, which name it
-// PROGRAM or oracle.
-func nameHelp(cmds []*cli.Command, name string, commands []string) {
+// PROGRAM.
+func nameHelp(cmds []*cli.Command, name string) {
 	for _, cmd := range cmds {
 		for _, text := range []*string{&cmd.Usage, &cmd.Description, &cmd.ArgsUsage} {
-			*text = renameProgram(strings.ReplaceAll(*text, "PROGRAM", name), name, commands)
+			*text = strings.ReplaceAll(*text, "PROGRAM", name)
 		}
-		nameHelp(cmd.Subcommands, name, commands)
+		nameHelp(cmd.Subcommands, name)
 	}
 }
 
@@ -255,15 +254,15 @@ func projectDir(c *cli.Context) string {
 // a folder that does not exist is an error (exit 2), never created.
 func project(c *cli.Context) (string, error) {
 	dir := projectDir(c)
-	return dir, checkProjectDir(dir)
+	return dir, checkProjectDir(dir, c.App.Name)
 }
 
 // checkProjectDir is oracle.CheckProjectDir with the flag that names the
-// folder when it does not exist.
-func checkProjectDir(dir string) error {
+// folder when it does not exist, and program's command that makes one.
+func checkProjectDir(dir, program string) error {
 	err := oracle.CheckProjectDir(dir)
 	if e, ok := errors.AsType[*oracle.ProjectDirError](err); ok && e.Missing {
-		return fmt.Errorf("%w; give the folder that holds .silo with --dir (or -C), or make one with oracle init", err)
+		return fmt.Errorf("%w; give the folder that holds .silo with --dir (or -C), or make one with %s init", err, program)
 	}
 	return err
 }

@@ -16,9 +16,13 @@ import (
 )
 
 // envPackage finds the folder of the environment's Go package from its
-// manifest in the project.
-func envPackage(project, name string) (env.Manifest, string, error) {
+// manifest in the project; a missing manifest names program's init.
+func envPackage(project, name, program string) (env.Manifest, string, error) {
 	m, err := env.LoadManifest(project, name)
+	if errors.Is(err, env.ErrNoManifest) {
+		return env.Manifest{}, "", &env.Error{Code: env.ErrNoManifest.Code, Err: err,
+			Message: fmt.Sprintf("no manifest %s; run %s init %s or create the manifest", filepath.ToSlash(env.ManifestPath(name)), program, name)}
+	}
 	if err != nil {
 		return env.Manifest{}, "", err
 	}

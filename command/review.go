@@ -72,12 +72,12 @@ func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
 	}
 	info, err := os.Stat(from)
 	if err != nil || !info.IsDir() {
-		return nil, false, usageError("--from %s: no such report folder; give the folder of oracle check --report-dir (downloaded from CI)", from)
+		return nil, false, usageError("--from %s: no such report folder; give the folder of %s check --report-dir (downloaded from CI)", from, c.App.Name)
 	}
 	// a fresh/ that is a symlink is taken too, and refused when read: no
 	// symlink inside the report folder is followed
-	if info, err := os.Lstat(filepath.Join(from, "fresh")); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
-		from = filepath.Join(from, "fresh")
+	if info, err := os.Lstat(filepath.Join(from, oracle.FreshDir)); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
+		from = filepath.Join(from, oracle.FreshDir)
 	}
 	return baseline.NewPending(from), false, nil
 }
@@ -195,8 +195,8 @@ func acceptCommand(envs Environments) *cli.Command {
 		Description: "Writes the pending artifacts of the cases matching each CASE-GLOB (env/agent/task, e.g.\n" +
 			"'crm/*/TASK-00?'; all when none is given) into .silo/baselines, through the store's lock and\n" +
 			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
-			"one loses its baseline. Pending artifacts come from .silo/pending (oracle check --pending), or with\n" +
-			"--from from a report folder of oracle check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
+			"one loses its baseline. Pending artifacts come from .silo/pending (PROGRAM check --pending), or with\n" +
+			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
 			"Each must be for a case of this project. An artifact that is not pending (check --artifacts)\n" +
 			"leaves the baseline's file as it is. Accepted pending files are removed from .silo/pending; a\n" +
 			"report folder is left as it is. Accepting stops at the first case it cannot write.\n" +
@@ -223,7 +223,7 @@ func acceptCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			acc, err := baseline.Open(dir).Accept(p, keys)
+			acc, err := openStore(c, dir).Accept(p, keys)
 			if own {
 				for _, a := range acc {
 					if rmErr := p.Remove(a.Key); rmErr != nil && err == nil {
@@ -289,11 +289,11 @@ func reviewCommand(envs Environments) *cli.Command {
 		Name:      "review",
 		Usage:     "accept, reject or skip each pending case on a terminal",
 		ArgsUsage: "[CASE-GLOB...]",
-		Description: "Shows each pending case of .silo/pending (oracle check --pending) one at a time: its diff\n" +
+		Description: "Shows each pending case of .silo/pending (PROGRAM check --pending) one at a time: its diff\n" +
 			"against the baseline, the verdicts and the reward old → new, its new tool errors. Then a key and\n" +
 			"Enter:\n" +
 			"a accept, r reject, s skip, A accept this and all remaining, q quit. A summary ends it.\n" +
-			"Needs a terminal on stdin; scripts use oracle accept and oracle reject.\n" +
+			"Needs a terminal on stdin; scripts use PROGRAM accept and PROGRAM reject.\n" +
 			"Exit status: 0 done; 2 trouble.",
 		Action: func(c *cli.Context) error {
 			in, ok := c.App.Reader.(*os.File)
@@ -311,7 +311,7 @@ func reviewCommand(envs Environments) *cli.Command {
 			if err := checkCaseSet(c, envs, p, keys); err != nil {
 				return err
 			}
-			return review(c, in, baseline.Open(dir), p, keys)
+			return review(c, in, openStore(c, dir), p, keys)
 		},
 	}
 }
@@ -331,7 +331,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(keys))))
 		var buf bytes.Buffer
 		one := &oracle.Report{Cases: []*oracle.CaseReport{cr}}
-		_ = render.Text(&buf, one, render.TextOptions{Colors: s.colors(), All: true})
+		_ = render.Text(&buf, one, render.Options{Program: c.App.Name, Colors: s.colors(), All: true})
 		// the case and its diff, without the one-case summary line
 		text := strings.TrimRight(buf.String(), "\n")
 		if i := strings.LastIndex(text, "\n\n"); i >= 0 {

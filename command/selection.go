@@ -82,10 +82,10 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 	if err != nil {
 		return nil, nil, err
 	}
-	store := baseline.Open(dir)
+	store := openStore(c, dir)
 	selected, err := oracle.Select(dir, cat.envs, sel, store.List)
 	if err != nil {
-		return nil, nil, flagSelectError(err)
+		return nil, nil, flagSelectError(err, c.App.Name)
 	}
 	if comparesBaselines(c) {
 		// after the selection, whose names are checked first
@@ -122,11 +122,11 @@ func (r *reworded) Unwrap() error { return r.err }
 // flagSelectError words the error of a selection that holds no case with
 // the flags that made it, and names the --agent flag in the error of a
 // selection that names an exec agent, and the command that rolls one.
-func flagSelectError(err error) error {
+func flagSelectError(err error, program string) error {
 	if nc, ok := errors.AsType[*oracle.NoCaseError](err); ok {
 		// the patterns as the flags that gave them
 		return &reworded{err: err, msg: nc.Describe(func(kind, quoted string) string { return "--" + kind + " " + quoted },
-			"make a case with oracle record --agent replay:PATH")}
+			"make a case with "+program+" record --agent replay:PATH")}
 	}
 	ex, ok := errors.AsType[*oracle.ExecAgentError](err)
 	if !ok {
@@ -137,5 +137,13 @@ func flagSelectError(err error) error {
 		return err
 	}
 	return &env.Error{Code: e.Code, Known: e.Known, Err: ex, Message: fmt.Sprintf(
-		"--agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with oracle run --agent %s", ex.Agent, oracle.TracesDir, ex.Agent)}
+		"--agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; roll an exec agent with %s run --agent %s", ex.Agent, oracle.TracesDir, program, ex.Agent)}
+}
+
+// openStore is the baseline store of the project at dir, whose errors name
+// this binary's commands.
+func openStore(c *cli.Context, dir string) *baseline.Store {
+	s := baseline.Open(dir)
+	s.Program = c.App.Name
+	return s
 }

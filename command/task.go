@@ -58,7 +58,7 @@ func taskAddCommand() *cli.Command {
 				return usageError("%v", err)
 			}
 			project := projectDir(c)
-			_, dir, err := envPackage(project, envName)
+			_, dir, err := envPackage(project, envName, c.App.Name)
 			if err != nil {
 				return err
 			}

@@ -40,7 +40,7 @@ func toolAddCommand() *cli.Command {
 				return usageError("%v", err)
 			}
 			project := projectDir(c)
-			_, dir, err := envPackage(project, c.String("env"))
+			_, dir, err := envPackage(project, c.String("env"), c.App.Name)
 			if err != nil {
 				return err
 			}

@@ -42,12 +42,7 @@ func validateCommand(envs Environments) *cli.Command {
 				}
 				ok = ok && reports[i].OK
 				for j := range reports[i].Findings {
-					f := &reports[i].Findings[j]
-					if f.Code == "verifier_not_found" && f.Verifier != "" {
-						f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it with oracle verifier add %s --env %s --task %s, or fix the task's verifierId",
-							f.Task, f.Verifier, e.Name(), f.Verifier, e.Name(), f.Task)
-					}
-					f.Message = named(c, f.Message)
+					nameCommands(&reports[i].Findings[j], e.Name(), c.App.Name)
 				}
 			}
 			if c.Bool("json") {
@@ -67,6 +62,18 @@ func validateCommand(envs Environments) *cli.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// nameCommands words the findings that suggest a command with the
+// program's name: env words them with oracle's.
+func nameCommands(f *env.Finding, envName, program string) {
+	switch {
+	case f.Code == "verifier_not_found" && f.Verifier != "":
+		f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it with %s verifier add %s --env %s --task %s, or fix the task's verifierId",
+			f.Task, f.Verifier, envName, program, f.Verifier, envName, f.Task)
+	case f.Code == "no_regression_agent":
+		f.Message = fmt.Sprintf("%s has no regression agent, so %s record and check have no case for it; add a reference solver to Definition.Agents", envName, program)
 	}
 }
 

@@ -44,7 +44,7 @@ func verifierAddCommand() *cli.Command {
 				return usageError("--task: %v", err)
 			}
 			project := projectDir(c)
-			_, dir, err := envPackage(project, c.String("env"))
+			_, dir, err := envPackage(project, c.String("env"), c.App.Name)
 			if err != nil {
 				return err
 			}

@@ -10,38 +10,6 @@ import (
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
-// ReportSelection says what a report is a report of: the selection's
-// flags and how many cases it holds before sharding (obsolete baselines
-// not counted).
-type ReportSelection struct {
-	Envs   []string `json:"env"`
-	Agents []string `json:"agent"`
-	Tasks  []string `json:"task"`
-	Cases  int      `json:"cases"`
-}
-
-// newReport starts the report of sel. cases is the number of cases the
-// shard runs; for an unsharded selection that is the selection's total,
-// for a shard the caller sets Selection.Cases to the total before
-// sharding.
-func newReport(sel Selection, cases int) *Report {
-	list := func(l []string) []string {
-		if l == nil {
-			return []string{}
-		}
-		return slices.Clone(l)
-	}
-	return &Report{
-		FormatVersion: ReportFormat,
-		Selection:     &ReportSelection{Envs: list(sel.Envs), Agents: list(sel.Agents), Tasks: list(sel.Tasks), Cases: cases},
-		Shard:         sel.Shard.String(),
-		Cases:         []*CaseReport{},
-	}
-}
-
-// knownStatuses are the statuses a report may hold.
-var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
-
 // readReport reads the JSON report of oracle check at path, and refuses
 // anything else: not a JSON object, another format version, no selection,
 // no list of cases, a case whose name or status is not one oracle writes,
@@ -110,14 +78,6 @@ func readReport(path string) (*Report, error) {
 		return nil, bad("its summary does not count its cases")
 	}
 	return &r, nil
-}
-
-func statusList() string {
-	names := make([]string, len(knownStatuses))
-	for i, s := range knownStatuses {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
 }
 
 // shard returns the report's shard; an unsharded report is shard 1/1.

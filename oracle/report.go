@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -111,6 +112,47 @@ type Report struct {
 	Shard   string        `json:"shard,omitempty"`
 	Summary Summary       `json:"summary"`
 	Cases   []*CaseReport `json:"cases"`
+}
+
+// ReportSelection says what a report is a report of: the selection's
+// flags and how many cases it holds before sharding (obsolete baselines
+// not counted).
+type ReportSelection struct {
+	Envs   []string `json:"env"`
+	Agents []string `json:"agent"`
+	Tasks  []string `json:"task"`
+	Cases  int      `json:"cases"`
+}
+
+// newReport starts the report of sel. cases is the number of cases the
+// shard runs; for an unsharded selection that is the selection's total,
+// for a shard the caller sets Selection.Cases to the total before
+// sharding.
+func newReport(sel Selection, cases int) *Report {
+	list := func(l []string) []string {
+		if l == nil {
+			return []string{}
+		}
+		return slices.Clone(l)
+	}
+	return &Report{
+		FormatVersion: ReportFormat,
+		Selection:     &ReportSelection{Envs: list(sel.Envs), Agents: list(sel.Agents), Tasks: list(sel.Tasks), Cases: cases},
+		Shard:         sel.Shard.String(),
+		Cases:         []*CaseReport{},
+	}
+}
+
+// knownStatuses are the statuses a report may hold.
+var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
+
+// statusList names the statuses a report may hold, for errors.
+func statusList() string {
+	names := make([]string, len(knownStatuses))
+	for i, s := range knownStatuses {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
 }
 
 // finish sorts the cases and computes the summary.

@@ -20,8 +20,9 @@ import (
 )
 
 // ReportDir writes a check's report folder (--report-dir): the report in
-// each format the caller writes (report.json, report.txt, report.md,
-// report.xml, index.html), the fresh artifacts of every case that did not
+// each format the caller writes (one file each, which the caller names: the
+// formats of package render give report.txt, report.json, report.md,
+// report.xml and index.html), the fresh artifacts of every case that did not
 // match, laid out like the baseline store
 // (fresh/<env>/<agent>/<TASK>.result.json), and their fresh traces
 // (fresh/<env>/<agent>/<TASK>.trace.jsonl), so a reviewer can inspect them
@@ -43,17 +44,20 @@ import (
 // the cases run and again before anything is written or removed.
 type ReportDir struct {
 	dir      string
+	files    []string
 	fresh    *freshSpool
 	obsolete []baseline.Key
 }
 
-// ReportFiles are the report files of a report folder.
-var ReportFiles = []string{"index.html", "report.json", "report.md", "report.txt", "report.xml"}
+// FreshDir is the folder of a report folder that holds the fresh artifacts
+// and traces, in the baseline store's layout.
+const FreshDir = "fresh"
 
 // OpenReportDir looks at the report folder dir, which Finish makes when it
-// is missing; Close drops what Add kept.
-func OpenReportDir(dir string) (*ReportDir, error) {
-	d := &ReportDir{dir: dir}
+// is missing, and at the report files it will hold (names in dir); Close
+// drops what Add kept.
+func OpenReportDir(dir string, files []string) (*ReportDir, error) {
+	d := &ReportDir{dir: dir, files: slices.Sorted(slices.Values(files))}
 	if err := d.look(); err != nil {
 		return nil, err
 	}
@@ -73,7 +77,7 @@ func (d *ReportDir) look() error {
 	case !info.IsDir():
 		return fmt.Errorf("report dir: %s is not a folder; name a folder", d.dir)
 	}
-	for _, name := range ReportFiles {
+	for _, name := range d.files {
 		if err := checkReportFile(filepath.Join(d.dir, name)); err != nil {
 			return fmt.Errorf("report dir: %w", err)
 		}
@@ -84,7 +88,7 @@ func (d *ReportDir) look() error {
 	return nil
 }
 
-func (d *ReportDir) freshRoot() string { return filepath.Join(d.dir, "fresh") }
+func (d *ReportDir) freshRoot() string { return filepath.Join(d.dir, FreshDir) }
 
 // Add takes the report of the next case and, when it did not match, its
 // fresh artifacts.
@@ -98,8 +102,8 @@ func (d *ReportDir) Add(cr *CaseReport, kept *Kept) error {
 	return d.fresh.add(cr.Key(), kept)
 }
 
-// Finish writes the folder: each report file by its writer (ReportFiles
-// name them), each atomically, then the fresh artifacts and traces of the
+// Finish writes the folder: each report file by its writer (one of the
+// files OpenReportDir was given), each atomically, then the fresh artifacts and traces of the
 // cases Add took and the obsolete cases' marks.
 func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
 	// look again: the folder may have changed while the cases ran
@@ -111,8 +115,8 @@ func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
 	}
 	w := atomicfile.Writer{Base: d.dir}
 	for _, name := range slices.Sorted(maps.Keys(reports)) {
-		if !slices.Contains(ReportFiles, name) {
-			return fmt.Errorf("report dir: %s is not a report file (%s)", name, strings.Join(ReportFiles, ", "))
+		if !slices.Contains(d.files, name) {
+			return fmt.Errorf("report dir: %s is not a report file (%s)", name, strings.Join(d.files, ", "))
 		}
 		if err := w.WriteFrom(filepath.Join(d.dir, name), reports[name]); err != nil {
 			return reportDirError(err)

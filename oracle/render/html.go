@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
 )
 
@@ -16,43 +17,36 @@ import (
 // the cases with a filter by status, and for each case that needs attention
 // its diff with the changed words highlighted, its checks with their labels
 // and verdicts, and the tool errors of its fresh run.
-func HTML(w io.Writer, r *oracle.Report, cmds Commands) error {
-	var rows, details bytes.Buffer
-	h := NewHTMLStream(&rows, &details, cmds)
+func HTML(w io.Writer, r *oracle.Report, o Options) error {
+	h := newHTMLWriter(o)
+	defer h.Close()
 	for _, c := range r.Cases {
-		if err := h.Add(c); err != nil {
+		if err := h.Case(c); err != nil {
 			return err
 		}
 	}
-	return h.Finish(w, r, &rows, &details)
+	return h.Finish(w, r)
 }
 
-// HTMLStream writes the HTML report from its cases one at a time, so that a
-// report of any number of cases is not held: Add writes each case's row of
-// the table to one spool and its details to another as the case comes, and
-// Finish, once the counts are known, writes the page with the rows and
-// details read back. The output is the same as HTML's.
-type HTMLStream struct {
-	// Rewrite, when set, rewrites each part of the page before it is
-	// written (the command names the commands a report suggests by the
-	// binary's name).
-	Rewrite       func(string) string
-	rows, details io.Writer
-	cmds          Commands
+// htmlWriter writes the HTML report from its cases one at a time: Case
+// writes each case's row of the table to one spool and its details to
+// another as the case comes, and Finish, once the counts are known, writes
+// the page with the rows and details read back.
+type htmlWriter struct {
+	o             Options
+	rows, details *spool.Spool
 	n             int
 	buf           bytes.Buffer
 }
 
-// NewHTMLStream starts an HTML report whose rows go to rows and details to
-// details.
-func NewHTMLStream(rows, details io.Writer, cmds Commands) *HTMLStream {
-	return &HTMLStream{rows: rows, details: details, cmds: cmds}
+func newHTMLWriter(o Options) Writer {
+	return &htmlWriter{o: o, rows: spool.New(), details: spool.New()}
 }
 
-// Add writes the row and the details of c.
-func (h *HTMLStream) Add(c *oracle.CaseReport) error {
+// Case writes the row and the details of c.
+func (h *htmlWriter) Case(c *oracle.CaseReport) error {
 	h.n++
-	hc := htmlCaseOf(h.n, c, h.cmds)
+	hc := htmlCaseOf(h.n, c, h.o.Commands)
 	if err := h.part(h.rows, "row", hc); err != nil {
 		return err
 	}
@@ -78,10 +72,10 @@ func htmlCaseOf(n int, c *oracle.CaseReport, cmds Commands) htmlCase {
 	return hc
 }
 
-// htmlViewOf is what the page shows of r but its cases: the summary and
-// the counts.
-func htmlViewOf(r *oracle.Report) htmlView {
-	v := htmlView{Summary: SummaryLine(r)}
+// htmlViewOf is what the page shows of r but its cases: the program's
+// name, the summary and the counts.
+func htmlViewOf(r *oracle.Report, o Options) htmlView {
+	v := htmlView{Program: o.program(), Summary: SummaryLine(r)}
 	s := r.Summary
 	v.Counts = []htmlCount{
 		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
@@ -92,24 +86,27 @@ func htmlViewOf(r *oracle.Report) htmlView {
 }
 
 // part writes the template name of the page for data to w.
-func (h *HTMLStream) part(w io.Writer, name string, data any) error {
+func (h *htmlWriter) part(w io.Writer, name string, data any) error {
 	h.buf.Reset()
 	if err := htmlPage.ExecuteTemplate(&h.buf, name, data); err != nil {
 		return fmt.Errorf("html report: %w", err)
 	}
-	text := h.buf.Bytes()
-	if h.Rewrite != nil {
-		text = []byte(h.Rewrite(string(text)))
-	}
-	_, err := w.Write(text)
+	_, err := w.Write(h.buf.Bytes())
 	return err
 }
 
-// Finish writes the page of r (whose cases are those added) to w, reading
-// the rows and the details Add wrote from their spools, each read from its
-// start.
-func (h *HTMLStream) Finish(w io.Writer, r *oracle.Report, rows, details io.Reader) error {
-	v := htmlViewOf(r)
+// Finish writes the page of r (whose cases are those Case took) to w, the
+// rows and the details read back from their spools.
+func (h *htmlWriter) Finish(w io.Writer, r *oracle.Report) error {
+	rows, err := h.rows.Reader()
+	if err != nil {
+		return err
+	}
+	details, err := h.details.Reader()
+	if err != nil {
+		return err
+	}
+	v := htmlViewOf(r, h.o)
 	if err := h.part(w, "head", v); err != nil {
 		return err
 	}
@@ -125,6 +122,11 @@ func (h *HTMLStream) Finish(w io.Writer, r *oracle.Report, rows, details io.Read
 	return h.part(w, "foot", v)
 }
 
+func (h *htmlWriter) Close() {
+	h.rows.Close()
+	h.details.Close()
+}
+
 func verdictText(c *oracle.CaseReport) string {
 	switch {
 	case c.OldVerdict != "" && c.NewVerdict != "" && c.OldVerdict != c.NewVerdict:
@@ -136,7 +138,7 @@ func verdictText(c *oracle.CaseReport) string {
 }
 
 type htmlView struct {
-	Summary                                      string
+	Program, Summary                             string
 	Total, Regressions, Improvements, Violations int
 	Counts                                       []htmlCount
 	Cases                                        []htmlCase
@@ -263,7 +265,7 @@ var htmlPage = template.Must(template.New("report").Funcs(htmlFuncs).Parse(`{{de
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>oracle check: {{.Summary}}</title>
+<title>{{.Program}} check: {{.Summary}}</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; margin: 1.5em; color: #1f2328; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h3 { font-size: 1em; margin: 1em 0 .3em; }
@@ -288,7 +290,7 @@ del { text-decoration: line-through; } ins { text-decoration: none; font-weight:
 </style>
 </head>
 <body>
-<h1>oracle check</h1>
+<h1>{{.Program}} check</h1>
 <p id="summary">{{.Summary}}</p>
 <ul id="counts">
 <li><span class="count" id="count-total">{{.Total}}</span>cases</li>

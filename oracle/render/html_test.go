@@ -49,7 +49,7 @@ func sampleReport() *oracle.Report {
 
 func TestHTMLIsSelfContainedAndEscaped(t *testing.T) {
 	var out bytes.Buffer
-	if err := HTML(&out, sampleReport(), Commands{}); err != nil {
+	if err := HTML(&out, sampleReport(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := out.String()
@@ -92,7 +92,7 @@ func TestHTMLInABrowser(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.html")
 	var out bytes.Buffer
-	if err := HTML(&out, sampleReport(), Commands{}); err != nil {
+	if err := HTML(&out, sampleReport(), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
@@ -181,7 +181,7 @@ var htmlWhole = template.Must(template.Must(htmlPage.Clone()).New("whole").Parse
 	`{{template "head" .}}{{range .Cases}}{{template "row" .}}{{end}}{{template "mid" .}}{{range .Cases}}{{template "detail" .}}{{end}}{{template "foot" .}}`))
 
 // TestHTMLWritesWhatTheWholePageWrites: HTML (which writes the page in
-// parts through HTMLStream) writes what the page executed whole writes,
+// parts through its Writer) writes what the page executed whole writes,
 // for reports with no case, unchanged cases only, and every status with
 // text HTML must escape.
 func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
@@ -214,7 +214,7 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := HTML(&got, r, cmds); err != nil {
+		if err := HTML(&got, r, Options{Commands: cmds}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got.String()); diff != "" {
@@ -225,7 +225,7 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 
 // htmlWholePage is HTML as it was before it wrote its cases one at a time.
 func htmlWholePage(r *oracle.Report, cmds Commands) (string, error) {
-	v := htmlViewOf(r)
+	v := htmlViewOf(r, Options{})
 	for i, c := range r.Cases {
 		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, cmds))
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
 )
 
@@ -28,8 +29,8 @@ type junitProblem struct {
 // JUnit writes the report as JUnit XML, one test suite per environment
 // (in the order the environments first come) and one test case per case:
 // changed, missing, obsolete and nondeterministic cases are failures,
-// errors are errors. Failures suggest cmds.
-func JUnit(w io.Writer, r *oracle.Report, cmds Commands) error {
+// errors are errors. Failures suggest o.Commands.
+func JUnit(w io.Writer, r *oracle.Report, o Options) error {
 	// the cases of each environment together, in their order
 	first := map[string]int{}
 	for i, c := range r.Cases {
@@ -39,34 +40,29 @@ func JUnit(w io.Writer, r *oracle.Report, cmds Commands) error {
 	}
 	cases := slices.Clone(r.Cases)
 	slices.SortStableFunc(cases, func(a, b *oracle.CaseReport) int { return first[a.Env] - first[b.Env] })
-	var elements bytes.Buffer
-	j := NewJUnitStream(&elements, cmds)
+	j := newJUnitWriter(o)
+	defer j.Close()
 	for _, c := range cases {
-		if err := j.Add(c); err != nil {
+		if err := j.Case(c); err != nil {
 			return err
 		}
 	}
-	return j.Finish(w, &elements)
+	return j.Finish(w, r)
 }
 
-// JUnitStream writes a JUnit report from its cases one at a time, so that
-// a report of any number of cases is not held: Add writes each case's
-// <testcase> element to a spool as the case comes, and Finish, once the
-// suites' counts are known, writes the document with the elements read back
-// from the spool. The cases of one environment must come together, as they
-// do in key order. The output is the same as JUnit's.
-type JUnitStream struct {
-	// Name is the name of the report's test suites, "oracle check".
-	Name string
-	// Rewrite, when set, rewrites each test case element before it is
-	// spooled (the command names the commands a report suggests by the
-	// binary's name).
-	Rewrite func(string) string
-	spool   io.Writer
-	cmds    Commands
-	suites  []junitSuiteHead
-	buf     bytes.Buffer
+// junitWriter writes a JUnit report from its cases one at a time: Case
+// writes each case's <testcase> element to a spool as the case comes, and
+// Finish, once the suites' counts are known, writes the document with the
+// elements read back from the spool. The cases of one environment must come
+// together, as they do in key order.
+type junitWriter struct {
+	o      Options
+	spool  *spool.Spool
+	suites []junitSuiteHead
+	buf    bytes.Buffer
 }
+
+func newJUnitWriter(o Options) Writer { return &junitWriter{o: o, spool: spool.New()} }
 
 // junitSuiteHead is a test suite's attributes and how many bytes of the
 // spool its test cases take.
@@ -76,14 +72,8 @@ type junitSuiteHead struct {
 	size                    int64
 }
 
-// NewJUnitStream starts a JUnit report whose test case elements go to
-// spool.
-func NewJUnitStream(spool io.Writer, cmds Commands) *JUnitStream {
-	return &JUnitStream{Name: "oracle check", spool: spool, cmds: cmds}
-}
-
-// Add writes the test case of c to the spool.
-func (j *JUnitStream) Add(c *oracle.CaseReport) error {
+// Case writes the test case of c to the spool.
+func (j *junitWriter) Case(c *oracle.CaseReport) error {
 	n := len(j.suites)
 	if n == 0 || j.suites[n-1].name != c.Env {
 		for _, s := range j.suites {
@@ -95,7 +85,7 @@ func (j *JUnitStream) Add(c *oracle.CaseReport) error {
 		n++
 	}
 	s := &j.suites[n-1]
-	tc := junitCaseOf(c, j.cmds)
+	tc := junitCaseOf(c, j.o)
 	switch {
 	case tc.Error != nil:
 		s.errors++
@@ -116,9 +106,6 @@ func (j *JUnitStream) Add(c *oracle.CaseReport) error {
 		return fmt.Errorf("junit report: %w", err)
 	}
 	element := j.buf.Bytes()
-	if j.Rewrite != nil {
-		element = []byte(j.Rewrite(string(element)))
-	}
 	s.size += int64(len(element))
 	_, err := j.spool.Write(element)
 	return err
@@ -126,7 +113,7 @@ func (j *JUnitStream) Add(c *oracle.CaseReport) error {
 
 // junitCaseOf is the test case of c: changed, missing, obsolete and
 // nondeterministic cases are failures, errors are errors.
-func junitCaseOf(c *oracle.CaseReport, cmds Commands) junitCase {
+func junitCaseOf(c *oracle.CaseReport, o Options) junitCase {
 	tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
 	if c.Elapsed > 0 {
 		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
@@ -137,11 +124,11 @@ func junitCaseOf(c *oracle.CaseReport, cmds Commands) junitCase {
 		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
 	default:
 		msg := string(c.Status)
-		if note := caseNote(c, cmds); note != "" {
+		if note := caseNote(c, o.Commands); note != "" {
 			msg += ": " + note
 		}
 		var body bytes.Buffer
-		writeCase(&body, Colors{}, c, 1000, cmds)
+		writeCase(&body, c, Options{Program: o.Program, Commands: o.Commands, MaxValue: 1000})
 		// The message says what the case's summary line says: the body
 		// starts with the diff.
 		_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
@@ -153,9 +140,13 @@ func junitCaseOf(c *oracle.CaseReport, cmds Commands) junitCase {
 // junitCaseIndent is the indentation of a test case element: two levels.
 const junitCaseIndent = "    "
 
-// Finish writes the report to w, reading the test case elements Add wrote
-// from elements, the spool read from its start.
-func (j *JUnitStream) Finish(w io.Writer, elements io.Reader) error {
+// Finish writes the report to w, the test case elements read back from the
+// spool.
+func (j *junitWriter) Finish(w io.Writer, _ *oracle.Report) error {
+	elements, err := j.spool.Reader()
+	if err != nil {
+		return err
+	}
 	var tests, failures, errs int
 	for _, s := range j.suites {
 		tests, failures, errs = tests+s.tests, failures+s.failures, errs+s.errors
@@ -163,7 +154,7 @@ func (j *JUnitStream) Finish(w io.Writer, elements io.Reader) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(xml.Header)
 	bw.WriteString("<testsuites")
-	junitAttrs(bw, j.Name, tests, failures, errs)
+	junitAttrs(bw, j.o.program()+" check", tests, failures, errs)
 	for _, s := range j.suites {
 		bw.WriteString("\n  <testsuite")
 		junitAttrs(bw, s.name, s.tests, s.failures, s.errors)
@@ -178,6 +169,8 @@ func (j *JUnitStream) Finish(w io.Writer, elements io.Reader) error {
 	bw.WriteString("</testsuites>\n")
 	return bw.Flush()
 }
+
+func (j *junitWriter) Close() { j.spool.Close() }
 
 // junitAttrs writes the attributes of a suite and the end of its start
 // tag, escaped as encoding/xml escapes them.

@@ -28,7 +28,7 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
 	}}
 	var out bytes.Buffer
-	if err := JUnit(&out, r, Commands{}); err != nil {
+	if err := JUnit(&out, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -65,8 +65,8 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 }
 
 // The whole document as encoding/xml writes it from one value, its test
-// cases made as JUnitStream makes them: what JUnit wrote before it
-// streamed its cases, which JUnit and JUnitStream must write byte for byte.
+// cases made as the JUnit Writer makes them: what JUnit wrote before it
+// streamed its cases, which JUnit and its Writer must write byte for byte.
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Name     string       `xml:"name,attr"`
@@ -95,7 +95,7 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 			out.Suites = append(out.Suites, junitSuite{Name: c.Env})
 		}
 		s := &out.Suites[i]
-		tc := junitCaseOf(c, cmds)
+		tc := junitCaseOf(c, Options{Commands: cmds})
 		switch {
 		case tc.Error != nil:
 			s.Errors++
@@ -122,7 +122,7 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 }
 
 // TestJUnitWritesWhatTheEncoderWrites: JUnit (which streams its cases
-// through JUnitStream) writes what encoding/xml writes from the whole
+// through its Writer) writes what encoding/xml writes from the whole
 // report, for reports with no case, one environment or several (their
 // cases interleaved or not), every status, times, and text that XML must
 // escape or split (a "]]>" in a CDATA body, quotes, tabs, invalid UTF-8).
@@ -155,7 +155,7 @@ func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got bytes.Buffer
-		if err := JUnit(&got, r, Commands{Record: "oracle record"}); err != nil {
+		if err := JUnit(&got, r, Options{Commands: Commands{Record: "oracle record"}}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(string(want), got.String()); diff != "" {

@@ -16,8 +16,9 @@ import (
 // text with each punctuation mark Markdown could read as a character
 // reference, so no backtick, pipe, ampersand or asterisk in a value can end
 // a code span, split a table cell or start emphasis, and the rendered text
-// is the value. The notes of cases suggest cmds.
-func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
+// is the value. The notes of cases suggest o.Commands.
+func Markdown(out io.Writer, r *oracle.Report, o Options) error {
+	w := &errWriter{w: out}
 	icon := "✅"
 	switch s := r.Summary; {
 	case s.Error > 0:
@@ -25,18 +26,18 @@ func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
 	case s.Unchanged < s.Total:
 		icon = "❌"
 	}
-	fmt.Fprintf(w, "### %s oracle check\n\n%s\n\n", icon, mdText(SummaryLine(r)))
+	fmt.Fprintf(w, "### %s %s check\n\n%s\n\n", icon, mdText(o.program()), mdText(SummaryLine(r)))
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintf(w, "**Violations:** %d %s with a confirmed forbidden effect.\n\n", v, plural(v, "case", "cases"))
 	}
 	cases := attention(r)
 	if len(cases) == 0 {
-		return nil
+		return w.err
 	}
 	fmt.Fprintln(w, "| case | status | note |")
 	fmt.Fprintln(w, "| --- | --- | --- |")
 	for _, c := range cases {
-		note := mdText(caseNote(c, cmds))
+		note := mdText(caseNote(c, o.Commands))
 		if c.Label != "" {
 			note = "<b>" + note + "</b>"
 		}
@@ -49,7 +50,7 @@ func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
 		}
 		fmt.Fprintf(w, "\n<details><summary>%s %s</summary>\n\n", mdCode(c.Case), c.Status)
 		for _, f := range files {
-			writeMarkdownFile(w, f)
+			writeMarkdownFile(w, f, o.program())
 		}
 		if len(c.NewToolErrors) > 0 {
 			fmt.Fprintf(w, "**New tool errors:** %d (calls.json against the baseline's)\n\n", len(c.NewToolErrors))
@@ -64,8 +65,30 @@ func Markdown(w io.Writer, r *oracle.Report, cmds Commands) error {
 		}
 		fmt.Fprintln(w, "</details>")
 	}
+	return w.err
+}
+
+// markdownWriter keeps the cases that need attention, which are the ones
+// the Markdown report lists.
+type markdownWriter struct {
+	o         Options
+	attention []*oracle.CaseReport
+}
+
+func newMarkdownWriter(o Options) Writer { return &markdownWriter{o: o} }
+
+func (m *markdownWriter) Case(cr *oracle.CaseReport) error {
+	if cr.Status != oracle.StatusUnchanged {
+		m.attention = append(m.attention, cr)
+	}
 	return nil
 }
+
+func (m *markdownWriter) Finish(w io.Writer, r *oracle.Report) error {
+	return Markdown(w, withCases(r, m.attention), m.o)
+}
+
+func (m *markdownWriter) Close() {}
 
 func writeMarkdownToolErrors(w io.Writer, tes []oracle.ToolError) {
 	fmt.Fprintln(w, "| call | tool | code | message |")
@@ -80,9 +103,9 @@ func writeMarkdownToolErrors(w io.Writer, tes []oracle.ToolError) {
 	fmt.Fprintln(w)
 }
 
-func writeMarkdownFile(w io.Writer, f *oracle.FileDiff) {
+func writeMarkdownFile(w io.Writer, f *oracle.FileDiff, program string) {
 	fmt.Fprintf(w, "**%s**", mdText(f.File))
-	if note := stateNote(f.State); note != "" {
+	if note := stateNote(f.State, program); note != "" {
 		fmt.Fprint(w, " ("+mdText(note)+")")
 	}
 	if f.Error != "" {

@@ -116,7 +116,7 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
 	}}
 	var md bytes.Buffer
-	if err := Markdown(&md, r, Commands{}); err != nil {
+	if err := Markdown(&md, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	rows := renderCells(t, md.Bytes())
@@ -176,7 +176,7 @@ func TestMarkdownMembers(t *testing.T) {
 			}},
 		}}}}}}
 	var md bytes.Buffer
-	if err := Markdown(&md, r, Commands{}); err != nil {
+	if err := Markdown(&md, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	rows := renderCells(t, md.Bytes())

@@ -1,9 +1,13 @@
 // Package render writes the model of a change that package oracle builds (a
 // check report: its cases, file diffs, state-diff members, word-level string
-// spans, invisible differences, tool errors) as text for a terminal or a CI
-// log, Markdown for a pull-request comment or a job summary, JUnit XML for
-// CI test reporting and one self-contained HTML page. It reads that model and
-// nothing else, so a new format is one new file here.
+// spans, invisible differences, tool errors) in every report format: text
+// for a terminal or a CI log, JSON for programs (and for merging shards),
+// Markdown for a pull-request comment or a job summary, JUnit XML for CI
+// test reporting and one self-contained HTML page. It reads that model and
+// nothing else. Each format writes a report from its cases as they end
+// (Writer) or whole, with the same bytes; the formats are one table
+// (Formats), which --format and --report-dir read, so a new format is one
+// new file here and one row of that table.
 package render
 
 import (
@@ -62,10 +66,37 @@ func plural(n int, one, many string) string {
 	return many
 }
 
+// Options shape a report. The program's name and the commands a report
+// suggests are the caller's, which knows its name and flags; Colors, All
+// and MaxValue shape the text report only.
+type Options struct {
+	// Program is the program's name as the report gives it: in its title
+	// ("oracle check") and in a note that names a command ("oracle record
+	// adds it"). Empty means oracle.
+	Program string
+	// Commands are suggested on the line of a case that needs one.
+	Commands Commands
+	// Colors paint the text report.
+	Colors Colors
+	// All lists unchanged cases too in the text report.
+	All bool
+	// MaxValue bounds how much of a value other than a string the text
+	// report shows; 0 means 160 characters. Strings are shown whole or,
+	// when long, as a window around each change.
+	MaxValue int
+}
+
+// program is the program's name as the report gives it.
+func (o Options) program() string {
+	if o.Program == "" {
+		return "oracle"
+	}
+	return o.Program
+}
+
 // Commands are the command lines a report suggests: Record freezes a
-// missing baseline, Prune removes an obsolete one. They are the caller's,
-// which knows its program's name and flags (e.g. "oracle record --prune");
-// an empty one is not suggested.
+// missing baseline, Prune removes an obsolete one (e.g. "oracle record
+// --prune"). An empty one is not suggested.
 type Commands struct {
 	Record, Prune string
 }
@@ -279,7 +310,9 @@ func filesOf(c *oracle.CaseReport) []*oracle.FileDiff {
 }
 
 // missingFile explains a file the case freezes and its baseline lacks.
-const missingFile = "not in the baseline; oracle record adds it"
+func missingFile(program string) string {
+	return "not in the baseline; " + program + " record adds it"
+}
 
 // wholeDocument names a change of the whole document.
 const wholeDocument = "the whole document changed"
@@ -293,15 +326,15 @@ func pathOf(ch oracle.Change) string {
 }
 
 // stateNote says in words how a file differs as a whole, "" for a changed
-// or unreadable file.
-func stateNote(s oracle.FileState) string {
+// or unreadable file; program names the command that adds a missing one.
+func stateNote(s oracle.FileState, program string) string {
 	switch s {
 	case oracle.FileAdded:
 		return "new file"
 	case oracle.FileRemoved:
 		return "file gone"
 	case oracle.FileMissing:
-		return missingFile
+		return missingFile(program)
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
 )
 
@@ -34,51 +35,37 @@ func (c Colors) sign(s string) string {
 	return c.paint(c.Warn, s)
 }
 
-// TextOptions shape the text report.
-type TextOptions struct {
-	Colors Colors
-	// All lists unchanged cases too.
-	All bool
-	// MaxValue bounds how much of a value other than a string is shown; 0
-	// means 160 characters. Strings are shown whole or, when long, as a
-	// window around each change.
-	MaxValue int
-	// Commands are suggested on the line of a case that needs one.
-	Commands Commands
-}
-
 // Text writes the report for a terminal or a CI log: every case that needs
-// attention with its semantic diff, then a summary line.
-// It returns the first error writing to w.
-func Text(out io.Writer, r *oracle.Report, o TextOptions) error {
+// attention (every case with o.All) with its semantic diff, then a summary
+// line. It returns the first error writing to w.
+func Text(out io.Writer, r *oracle.Report, o Options) error {
 	w := &errWriter{w: out}
 	listed := false
 	for _, cr := range r.Cases {
-		listed = TextCase(w, cr, o) || listed
+		listed = textCase(w, cr, o) || listed
 	}
-	if err := TextSummary(w, r, o, listed); err != nil {
+	if err := textSummary(w, r, o, listed); err != nil {
 		return err
 	}
 	return w.err
 }
 
-// TextCase writes one case as Text lists it: nothing for an unchanged case
+// textCase writes one case as Text lists it: nothing for an unchanged case
 // unless o.All. It reports whether it listed the case; errors writing to
-// out are the caller's to find (TextSummary returns them when out is the
-// same writer).
-func TextCase(out io.Writer, cr *oracle.CaseReport, o TextOptions) bool {
+// out are the caller's to find.
+func textCase(out io.Writer, cr *oracle.CaseReport, o Options) bool {
 	if cr.Status == oracle.StatusUnchanged && !o.All {
 		return false
 	}
-	writeCase(out, o.Colors, cr, o.MaxValue, o.Commands)
+	writeCase(out, cr, o)
 	return true
 }
 
-// TextSummary writes what ends the text report of r, after its cases (r's
+// textSummary writes what ends the text report of r, after its cases (r's
 // own cases are not read, only its summary and shard): a blank line when
-// TextCase listed a case, the summary line and the violations. It returns
-// the first error writing to out.
-func TextSummary(out io.Writer, r *oracle.Report, o TextOptions, listed bool) error {
+// a case was listed, the summary line and the violations. It returns the
+// first error writing to out.
+func textSummary(out io.Writer, r *oracle.Report, o Options, listed bool) error {
 	w := &errWriter{w: out}
 	c := o.Colors
 	if listed {
@@ -90,6 +77,38 @@ func TextSummary(out io.Writer, r *oracle.Report, o TextOptions, listed bool) er
 	}
 	return w.err
 }
+
+// textWriter spools the cases the text report lists.
+type textWriter struct {
+	o      Options
+	spool  *spool.Spool
+	w      errWriter
+	listed bool
+}
+
+func newTextWriter(o Options) Writer {
+	t := &textWriter{o: o, spool: spool.New()}
+	t.w.w = t.spool
+	return t
+}
+
+func (t *textWriter) Case(cr *oracle.CaseReport) error {
+	t.listed = textCase(&t.w, cr, t.o) || t.listed
+	return t.w.err
+}
+
+func (t *textWriter) Finish(w io.Writer, r *oracle.Report) error {
+	cases, err := t.spool.Reader()
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, cases); err != nil {
+		return err
+	}
+	return textSummary(w, r, t.o, t.listed)
+}
+
+func (t *textWriter) Close() { t.spool.Close() }
 
 // errWriter remembers the first error writing to w and writes nothing after
 // it, so a renderer made of many Fprintf calls returns that error once.
@@ -108,7 +127,8 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 // writeCase writes one case's line and its diff.
-func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int, cmds Commands) {
+func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
+	c := o.Colors
 	status := fmt.Sprintf("%-16s", cr.Status)
 	switch cr.Status {
 	case oracle.StatusUnchanged:
@@ -120,7 +140,7 @@ func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int, cmds 
 	}
 	note := ""
 	if cr.Status != oracle.StatusNondeterministic {
-		note = caseNote(cr, cmds)
+		note = caseNote(cr, o.Commands)
 	}
 	if note != "" {
 		if cr.Label != "" || cr.Status == oracle.StatusError {
@@ -132,11 +152,11 @@ func writeCase(w io.Writer, c Colors, cr *oracle.CaseReport, maxValue int, cmds 
 	}
 	fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, cr.Case), note)
 	for _, f := range cr.Files {
-		writeFileDiff(w, c, f, "    ", maxValue)
+		writeFileDiff(w, f, "    ", o)
 	}
 	if cr.Divergence != nil {
 		fmt.Fprintf(w, "    run %d differs from run 1:\n", cr.Divergence.Run)
-		writeFileDiff(w, c, cr.Divergence.Diff, "    ", maxValue)
+		writeFileDiff(w, cr.Divergence.Diff, "    ", o)
 	}
 	writeToolErrors(w, c, cr, "    ")
 }
@@ -213,9 +233,10 @@ func (c Colors) segs(ss []seg) string {
 	return b.String()
 }
 
-func writeFileDiff(w io.Writer, c Colors, f *oracle.FileDiff, indent string, maxValue int) {
+func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
+	c, maxValue := o.Colors, o.MaxValue
 	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
-	if note := stateNote(f.State); note != "" {
+	if note := stateNote(f.State, o.program()); note != "" {
 		fmt.Fprint(w, " ("+note+")")
 	}
 	if f.State == oracle.FileUnreadable {
@@ -275,7 +296,7 @@ func PathDiffs(out io.Writer, diffs []oracle.PathDiff, c Colors) error {
 	for _, d := range diffs {
 		f := *d.Diff
 		f.File = d.Path
-		writeFileDiff(w, c, &f, "", 0)
+		writeFileDiff(w, &f, "", Options{Colors: c})
 	}
 	if len(diffs) == 0 {
 		fmt.Fprintln(w, "no difference")

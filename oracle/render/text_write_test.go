@@ -27,7 +27,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 func TestTextReturnsWriteErrors(t *testing.T) {
 	r := &oracle.Report{}
 	for _, n := range []int{0, 5} {
-		if err := Text(&failingWriter{n: n}, r, TextOptions{}); !errors.Is(err, errFull) {
+		if err := Text(&failingWriter{n: n}, r, Options{}); !errors.Is(err, errFull) {
 			t.Errorf("Text on a writer that fails after %d bytes = %v, want %v", n, err, errFull)
 		}
 		if err := PathDiffs(&failingWriter{n: n}, nil, Colors{}); !errors.Is(err, errFull) {
