@@ -250,6 +250,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		return nil, fmt.Errorf("run %s %s: calls.json: %w", e.Name(), task.ID, err)
 	}
 	if cfg.ResultOnly {
+		o.withoutSecrets()
 		return o, nil
 	}
 	info := RunInfo{
@@ -268,6 +269,7 @@ func Run(ctx context.Context, e env.Environment, task env.Task, agent env.Agent,
 		return nil, fmt.Errorf("run %s %s: run.json: %w", e.Name(), task.ID, err)
 	}
 	o.Artifacts.Trace = trace.Bytes()
+	o.withoutSecrets()
 	if err := o.Artifacts.checkLimits(); err != nil {
 		return nil, fmt.Errorf("run %s %s: %w", e.Name(), task.ID, err)
 	}
