@@ -104,7 +104,7 @@ func TestHTTPOriginChecked(t *testing.T) {
 	for _, origin := range []string{"https://evil.example", "null", "http://localhost.evil.example"} {
 		resp, body := post(t, hs.URL+"/mcp", origin, initialize)
 		var msg struct {
-			ID    *json.RawMessage `json:"id"`
+			ID    *json.RawMessage         `json:"id"`
 			Error struct{ Message string } `json:"error"`
 		}
 		if resp.StatusCode != http.StatusForbidden || json.Unmarshal([]byte(body), &msg) != nil || msg.ID != nil || !strings.Contains(msg.Error.Message, "Origin") {
