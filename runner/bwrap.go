@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // bwrapBase is the start of every bubblewrap command line: the host's
@@ -156,7 +157,8 @@ var tempPlaces = []string{"/tmp", "/var/tmp"}
 // them, each exactly, at its real path and at the path that names it: each
 // file the command names by absolute path, the program its first word
 // finds on PATH, each PATH folder inside them (but never a whole hidden
-// place or a home, however PATH spells it), and s.ReadOnly. Nothing bound
+// place or a home, however PATH spells it; for a folder of shims, the
+// version manager's root that holds it), and s.ReadOnly. Nothing bound
 // may be or hold the project's .silo or an environment's folder.
 func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) {
 	p := &bwrapPlan{net: s.Net}
@@ -248,6 +250,14 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 			continue
 		}
 		add(named, real)
+		// a version manager's shims (pyenv, rbenv, nodenv, asdf) run
+		// its own programs and versions beside them: its root is bound
+		// too, as long as it is no home or hidden place
+		if filepath.Base(real) == "shims" {
+			if root := filepath.Dir(real); !wholePlace(root) && check("PATH", root) == nil {
+				add(filepath.Dir(named), root)
+			}
+		}
 	}
 	words := shellWords(command)
 	for i, w := range words {
@@ -329,7 +339,7 @@ func protectedPaths(project string) []string {
 	silo := filepath.Join(project, ".silo")
 	out := []string{silo}
 	dir := filepath.Join(silo, "environments")
-	entries, err := os.ReadDir(dir)
+	entries, err := safeio.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out
 	}
@@ -348,7 +358,7 @@ func protectedPaths(project string) []string {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 			return []string{project}
 		}
-		data, err := os.ReadFile(name)
+		data, err := safeio.ReadNoFollow(name)
 		if err != nil {
 			return []string{project}
 		}

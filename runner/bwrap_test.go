@@ -86,8 +86,9 @@ func TestPlanBwrapRefuses(t *testing.T) {
 }
 
 // TestPlanBwrapBinds: the project, the home, /tmp and /run are hidden; what
-// the command names in them, the PATH folders in them (exactly those) and
-// --agent-ro are bound read-only.
+// the command names in them, the PATH folders in them (exactly those, and
+// for shims their version manager's root) and --agent-ro are bound
+// read-only.
 func TestPlanBwrapBinds(t *testing.T) {
 	root := sandboxProject(t)
 	home := t.TempDir()
@@ -108,14 +109,12 @@ func TestPlanBwrapBinds(t *testing.T) {
 	for _, b := range p.ro {
 		ro = append(ro, b.dst)
 	}
-	want := []string{filepath.Join(home, ".pyenv", "shims"), agent, venv}
+	// a folder of shims: the version manager's root that holds it
+	want := []string{filepath.Join(home, ".pyenv", "shims"), filepath.Join(home, ".pyenv"), agent, venv}
 	for _, w := range want {
 		if !slices.Contains(ro, w) {
 			t.Errorf("%s is not bound; bound: %v", w, ro)
 		}
-	}
-	if slices.Contains(ro, filepath.Join(home, ".pyenv")) {
-		t.Errorf("the folder above a PATH folder is bound: %v", ro)
 	}
 	args := strings.Join(p.args("/w", "/h", 5, false), " ")
 	for _, w := range []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--proc /proc", "--tmpfs /tmp", "--remount-ro /run", "--bind /h /h", "--chdir /w"} {
@@ -175,7 +174,7 @@ func FuzzShellWords(f *testing.F) {
 // bound exactly, at their real path and the one PATH names.
 func TestPlanBwrapPathSpellings(t *testing.T) {
 	home := t.TempDir()
-	for _, f := range []string{".ssh/id_rsa", ".cargo/credentials.toml", ".cargo/bin/cargo", "bin/tool", "tools/real/bin/x"} {
+	for _, f := range []string{".ssh/id_rsa", ".cargo/credentials.toml", ".cargo/bin/cargo", "bin/tool", "tools/real/bin/x", "shims/python3"} {
 		writeTestFile(t, filepath.Join(home, f), "secret\n")
 	}
 	links := t.TempDir()
@@ -192,6 +191,7 @@ func TestPlanBwrapPathSpellings(t *testing.T) {
 		home + "/", home + "/bin/..", home + "/.", home + "//", home + "/.cargo/bin/../..", filepath.Join(links, "home"),
 		filepath.Join(links, "home") + "/", filepath.Join(links, "cargo", "bin"),
 		home + "/.cargo/bin", home + "//bin/", home + "/linked-bin", "/tmp", "/var", "/run/", "/home", "/home/someone", "/", "relative/bin",
+		home + "/shims", // a folder of shims right in the home: its parent, the home, is not bound
 	}, ":")
 	p, err := planBwrap(Sandbox{}, "true", []string{"PATH=" + path + ":/usr/bin"})
 	if err != nil {
