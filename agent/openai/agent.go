@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 
@@ -76,26 +75,18 @@ func New(cfg Config) (env.Agent, error) {
 
 // client is cfg.API with the key in its header.
 func (cfg Config) client() modelapi.Client {
-	c := cfg.API
-	c.Header = c.Header.Clone()
-	if c.Header == nil {
-		c.Header = http.Header{}
-	}
+	bearer := ""
 	if cfg.APIKey != "" {
-		c.Header.Set("Authorization", "Bearer "+cfg.APIKey)
+		bearer = "Bearer " + cfg.APIKey
 	}
-	return c
+	return cfg.API.WithHeaders("Authorization", bearer)
 }
 
 // Secrets returns the secrets of cfg, which New adds to the process's: its
 // key, the credentials in its base URL (user and password, a key in the
 // query) and the values of the headers it sends.
 func (cfg Config) Secrets() []string {
-	base, err := modelapi.BaseURL(cfg.BaseURL, DefaultBaseURL, "OPENAI_BASE_URL")
-	if err != nil {
-		base = cfg.BaseURL
-	}
-	return append(cfg.client().Secrets(base), cfg.APIKey)
+	return modelapi.ConfigSecrets(cfg.client(), cfg.BaseURL, DefaultBaseURL, "OPENAI_BASE_URL", cfg.APIKey)
 }
 
 type agent struct{ cfg Config }

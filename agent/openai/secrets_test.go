@@ -15,8 +15,6 @@ import (
 
 	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 	"github.com/agent-oracle/oracle/agent/openai"
-	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -62,23 +60,7 @@ func runScripted(t *testing.T, s *scripted, suffix string, api modelapi.Client) 
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	base := strings.Replace(srv.URL, "http://", "http://"+userinfo+"@", 1) + suffix
-	agent, err := openai.New(openai.Config{Model: "m", BaseURL: base, APIKey: echoKey, API: api})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := crm.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := env.FindTask(e, "TASK-008")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return runTask008(t, openai.Config{Model: "m", BaseURL: base, APIKey: echoKey, API: api})
 }
 
 // holdsSecret reports which secret data holds, as written or once its
@@ -165,17 +147,7 @@ func TestUnreachableAPIShowsNoCredentials(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	base := strings.Replace(srv.URL, "http://", "http://"+userinfo+"@", 1) + "/v1"
 	srv.Close() // nothing listens there now
-	agent, err := openai.New(openai.Config{Model: "m", BaseURL: base, APIKey: echoKey,
-		API: modelapi.Client{MaxRetries: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _ := crm.New()
-	task, _ := env.FindTask(e, "TASK-008")
-	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:m"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := runTask008(t, openai.Config{Model: "m", BaseURL: base, APIKey: echoKey, API: modelapi.Client{MaxRetries: -1}})
 	if o.Result.TerminationReason != runner.AgentError {
 		t.Fatalf("%s, want agent_error", o.Result.TerminationReason)
 	}

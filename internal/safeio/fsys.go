@@ -28,13 +28,8 @@ func ReadDir(path string) ([]fs.DirEntry, error) {
 // OpenDir opens the folder at path (following a symlink to it) without
 // blocking; anything but a folder is an error naming it.
 func OpenDir(path string) (*os.File, error) {
-	f, err := openAny(path)
+	f, info, err := openStat(path)
 	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	if !info.IsDir() {
@@ -42,6 +37,20 @@ func OpenDir(path string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("is not a folder (it is %s)", kind(info.Mode()))}
 	}
 	return f, nil
+}
+
+// openStat opens path without blocking and says what it opened.
+func openStat(path string) (*os.File, fs.FileInfo, error) {
+	f, err := openAny(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
 }
 
 // ReadFS reads the file name of fsys as ReadFile reads a path: a regular
@@ -124,13 +133,8 @@ func (d dirFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := openAny(p)
+	f, info, err := openStat(p)
 	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	switch {

@@ -60,6 +60,32 @@ func (c Client) Secrets(rawURL string) []string {
 	return out
 }
 
+// WithHeaders returns c with a copy of its Header and the headers given as
+// name, value pairs set; a pair with an empty value is left out.
+func (c Client) WithHeaders(pairs ...string) Client {
+	c.Header = c.Header.Clone()
+	if c.Header == nil {
+		c.Header = http.Header{}
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			c.Header.Set(pairs[i], pairs[i+1])
+		}
+	}
+	return c
+}
+
+// ConfigSecrets returns the secrets of a model agent's configuration: the
+// key and what c's requests to its base URL hold (see Secrets), the base
+// URL being raw, or def when raw is empty, as BaseURL reads it.
+func ConfigSecrets(c Client, raw, def, variable, key string) []string {
+	base, err := BaseURL(raw, def, variable)
+	if err != nil {
+		base = raw
+	}
+	return append(c.Secrets(base), key)
+}
+
 // userinfoSecrets are the secrets of "user:password": the whole, the
 // password, or the user name when there is no password.
 func userinfoSecrets(info string) []string {
