@@ -4,8 +4,10 @@ package baseline
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,6 +118,46 @@ func TestStoreFollowsNoSymlink(t *testing.T) {
 			t.Errorf("the lock's target changed: %q", after)
 		}
 	})
+}
+
+// The lock never writes what it opens: a lock file, or a holder file left
+// by a killed writer, that is a hard link to a file outside the project
+// keeps its bytes; the holder's pid goes to a file the lock makes new.
+func TestLockWritesNothingItOpens(t *testing.T) {
+	for _, name := range []string{".lock", ".lock.holder"} {
+		t.Run(name, func(t *testing.T) {
+			s, outside := hostileProject(t)
+			target := filepath.Join(outside, "secret.json")
+			before, err := os.ReadFile(target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(s.Root, name)
+			os.Remove(path)
+			if err := os.Link(target, path); err != nil {
+				t.Skipf("no hard link here: %v", err)
+			}
+			unlock, err := s.Lock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pid, err := os.ReadFile(filepath.Join(s.Root, ".lock.holder")); err != nil || strings.TrimSpace(string(pid)) != strconv.Itoa(os.Getpid()) {
+				t.Errorf("the holder file holds %q (%v), want the pid", pid, err)
+			}
+			if _, err := s.Lock(); !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "process "+strconv.Itoa(os.Getpid())) {
+				t.Errorf("a second Lock: %v, want ErrLocked naming the holder", err)
+			}
+			if err := unlock(); err != nil {
+				t.Fatal(err)
+			}
+			if after, _ := os.ReadFile(target); string(after) != string(before) {
+				t.Errorf("the linked file outside changed: %q, was %q", after, before)
+			}
+			if _, err := os.Lstat(filepath.Join(s.Root, ".lock.holder")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the holder file is left after unlock: %v", err)
+			}
+		})
+	}
 }
 
 // Only regular files are read: a FIFO baseline or lock is an error naming

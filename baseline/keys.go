@@ -98,7 +98,7 @@ func (s *Store) walkKeys(what string, task func(name string) (string, bool)) ite
 // subfolders returns the names of the folders in dir, sorted, after
 // checking every entry.
 func subfolders(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := safeio.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func subfolders(dir string) ([]string, error) {
 // after checking every entry. It reads the folder in batches, so a folder
 // of many files costs its tasks, not its entries.
 func folderTasks(dir string, task func(name string) (string, bool)) ([]string, error) {
-	f, err := os.Open(dir)
+	f, err := safeio.OpenDir(dir)
 	if err != nil {
 		return nil, err
 	}

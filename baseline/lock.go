@@ -3,6 +3,7 @@ package baseline
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,11 +19,14 @@ var ErrLocked = errors.New("locked")
 // system's file lock (flock(2) on Unix, LockFileEx on Windows): the lock
 // goes with the process, so a killed writer never leaves the store locked.
 // The lock file is never a symlink or anything but a regular file: that is
-// an error naming it, and nothing is written through it. It fails at once,
-// with ErrLocked and the holder's pid, when another writer holds it.
+// an error naming it. It is opened read-only and never written: a lock file
+// that is a hard link to a file elsewhere is locked, not truncated. Lock
+// fails at once, with ErrLocked and the holder's pid, when another writer
+// holds it.
 //
-// The holder's pid stays in the lock file until unlock empties it. A lock
-// file that still names a holder when Lock takes it was left by a writer
+// The holder's pid is in a file of its own, .lock.holder, made new by the
+// holder (never an existing file opened for writing) and removed by unlock.
+// A holder file that is there when Lock takes the lock was left by a writer
 // that was killed: Lock then walks the store and removes the temporary files
 // that writer left. After a clean unlock the store is not walked, so taking
 // the lock does not grow with the store.
@@ -41,44 +45,73 @@ func (s *Store) Lock() (unlock func() error, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock baselines: %w", err)
 	}
+	holder := path + holderSuffix
 	if err := lockFile(f); err != nil {
-		holder := make([]byte, 32)
-		n, _ := f.ReadAt(holder, 0)
-		holder = holder[:n]
 		f.Close()
 		if errors.Is(err, errWouldBlock) {
-			who := strings.TrimSpace(string(holder))
-			if who == "" {
-				who = "another process"
-			} else {
-				who = "process " + who
+			who := "another process"
+			if pid, err := safeio.ReadNoFollow(holder); err == nil && len(pid) < 32 && strings.TrimSpace(string(pid)) != "" {
+				who = "process " + strings.TrimSpace(string(pid))
 			}
 			return nil, fmt.Errorf("%w: %s is recording into %s; wait for it to finish and run again", ErrLocked, who, s.Root)
 		}
 		return nil, fmt.Errorf("lock baselines: %w", err)
 	}
-	var previous [1]byte
-	killed, _ := f.ReadAt(previous[:], 0)
-	_ = f.Truncate(0)
-	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	if killed > 0 {
+	if _, err := os.Lstat(holder); err == nil {
+		// a writer was killed while it held the lock; its holder file
+		// goes (the name only: whatever it is, nothing is written to it)
 		s.removeTemporaries()
+		if err := os.Remove(holder); err != nil {
+			_ = unlockFile(f)
+			f.Close()
+			return nil, fmt.Errorf("lock baselines: %w; remove it", err)
+		}
+	}
+	if err := writeHolder(holder); err != nil {
+		_ = unlockFile(f)
+		f.Close()
+		return nil, fmt.Errorf("lock baselines: %w", err)
 	}
 	return func() error {
-		_ = f.Truncate(0)
+		rerr := os.Remove(holder)
 		_ = unlockFile(f)
-		return f.Close()
+		if err := f.Close(); err != nil {
+			return err
+		}
+		if rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			return rerr
+		}
+		return nil
 	}, nil
 }
 
-// openLockFile opens (creating it if need be) the lock file without
-// following a symlink and without blocking on a FIFO, and checks that it is
-// a regular file before anything is written to it.
+// holderSuffix names the file beside the lock that holds the holder's pid.
+const holderSuffix = ".holder"
+
+// writeHolder makes the holder file, new (O_EXCL: never a file that was
+// there, nor one a symlink names), with the process's pid.
+func writeHolder(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|safeio.OpenFlagsNoFollow, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// openLockFile opens (creating it if need be) the lock file read-only,
+// without following a symlink and without blocking on a FIFO, and checks
+// that it is a regular file.
 func openLockFile(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|safeio.OpenFlagsNoFollow|openNonBlock, 0o644)
+	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|safeio.OpenFlagsNoFollow|openNonBlock, 0o644)
 	if err != nil {
 		if info, lerr := os.Lstat(path); lerr == nil {
-			return nil, safeio.CheckEntry(path, info.Mode().Type())
+			if cerr := safeio.CheckEntry(path, info.Mode().Type()); cerr != nil {
+				return nil, cerr
+			}
 		}
 		return nil, err
 	}

@@ -114,7 +114,7 @@ func (p *Pending) Remove(k Key) error {
 		return fmt.Errorf("pending %s: %w", k, err)
 	}
 	for _, dir := range []string{filepath.Join(p.store.Root, k.Env, k.Agent), filepath.Join(p.store.Root, k.Env)} {
-		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+		if entries, err := safeio.ReadDir(dir); err == nil && len(entries) == 0 {
 			os.Remove(dir)
 		}
 	}

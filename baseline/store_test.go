@@ -209,8 +209,8 @@ func TestLockRemovesWhatAKilledWriterLeft(t *testing.T) {
 	}
 
 	leave()
-	// a writer killed while it held the lock: its pid is still there
-	if err := os.WriteFile(filepath.Join(s.Root, ".lock"), []byte("4242\n"), 0o644); err != nil {
+	// a writer killed while it held the lock: its holder file is still there
+	if err := os.WriteFile(filepath.Join(s.Root, ".lock.holder"), []byte("4242\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	unlock, err := s.Lock()

@@ -236,7 +236,7 @@ func (s *Store) Remove(k Key) error {
 		}
 	}
 	for _, dir := range []string{filepath.Join(s.Root, k.Env, k.Agent), filepath.Join(s.Root, k.Env)} {
-		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+		if entries, err := safeio.ReadDir(dir); err == nil && len(entries) == 0 {
 			os.Remove(dir)
 		}
 	}

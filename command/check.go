@@ -67,7 +67,7 @@ func checkCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			opts, err := options(c)
+			opts, sb, err := options(c)
 			if err != nil {
 				return err
 			}
@@ -76,7 +76,11 @@ func checkCommand(envs Environments) *cli.Command {
 				return err
 			}
 			return checkStreamed(c, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
-				return checkEach(c, store, selected, sel, opts, each)
+				rep, n, err := checkEach(c, store, selected, sel, opts, each)
+				if rep != nil {
+					rep.Sandbox = sb.mode()
+				}
+				return rep, n, err
 			})
 		},
 	}

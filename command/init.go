@@ -15,6 +15,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/urfave/cli/v2"
 )
 
@@ -379,7 +380,12 @@ func readRegular(path string) ([]byte, error) {
 	if info.Size() > 1<<20 {
 		return nil, fmt.Errorf("%s is larger than 1 MiB", path)
 	}
-	return os.ReadFile(path)
+	// (a file swapped for a FIFO since is refused, never waited on)
+	data, err := safeio.ReadNoFollow(path)
+	if err == nil && len(data) > 1<<20 {
+		return nil, fmt.Errorf("%s is larger than 1 MiB", path)
+	}
+	return data, err
 }
 
 func shownAll(project string, paths []string) []string {

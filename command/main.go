@@ -39,7 +39,7 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 // The garbage collector is paced for many small rollouts (see gctune)
 // unless GOGC or GOMEMLIMIT is set.
 func Main(args []string, envs Environments, opts ...Option) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGABRT)
 	defer stop()
 	defer gctune.Start()()
 	return Run(ctx, args, envs, os.Stdout, os.Stderr, opts...)

@@ -72,3 +72,80 @@ func TestRunOpenAIAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsReachNoFile: with the key and the base URL's credentials
+// echoed by the API into the answer, a rollout, its recording as a replay
+// case (also from a trace written before the key was a secret), a check
+// with a report folder and every output leave them in no file of the
+// project and in neither stdout nor stderr.
+func TestSecretsReachNoFile(t *testing.T) {
+	const key, userinfo = "sk-echoed-in-every-answer", "ci-user:hunter2-pass"
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		user, pass, _ := r.BasicAuth()
+		io.WriteString(w, `{"system_fingerprint":"`+key+`","choices":[{"message":{"role":"assistant","content":"key `+
+			strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+` from `+user+":"+pass+`"}}]}`)
+	}))
+	defer api.Close()
+	t.Setenv("OPENAI_BASE_URL", strings.Replace(api.URL, "http://", "http://"+userinfo+"@", 1)+"/v1")
+	t.Setenv("OPENAI_API_KEY", key)
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	run := func(args ...string) int {
+		return command.Run(context.Background(), append([]string{"oracle", "-C", dir}, args...), fixtures.All, &stdout, &stderr)
+	}
+	if code := run("run", "--env", "crm", "--task", "TASK-004", "--agent", "openai:m", "--json"); code != command.ExitChanged {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	var out struct {
+		RunDir string `json:"runDir"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	// a trace from elsewhere (an older oracle) with the key in it
+	old := filepath.Join(dir, "old.jsonl")
+	trace, err := os.ReadFile(filepath.Join(out.RunDir, "trace.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, bytes.ReplaceAll(trace, []byte("[redacted]"), []byte(key)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"record", "--agent", "replay:" + filepath.Join(out.RunDir, "trace.jsonl")},
+		{"record", "--agent", "replay:" + old},
+		{"check", "--agent", "replay-*", "--report-dir", filepath.Join(dir, "report")},
+		{"check", "--agent", "replay-*", "--format", "json"},
+	} {
+		if code := run(args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", args[0], code, stderr.String())
+		}
+	}
+	os.Remove(old)
+	for _, s := range []string{key, userinfo, "hunter2-pass"} {
+		if strings.Contains(stdout.String(), s) || strings.Contains(stderr.String(), s) {
+			t.Errorf("the output holds %q:\n%s\n%s", s, stdout.String(), stderr.String())
+		}
+	}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{key, userinfo, "hunter2-pass"} {
+			if bytes.Contains(data, []byte(s)) {
+				t.Errorf("%s holds %q", path, s)
+			}
+		}
+		return nil
+	})
+	if n < 10 {
+		t.Errorf("%d files in the project, want the run, the baselines, the traces and the report", n)
+	}
+}

@@ -39,7 +39,7 @@ func envPackage(project, name, program string) (env.Manifest, string, error) {
 
 // readPackage reads the Go files of a package folder.
 func readPackage(dir string) ([]scaffold.File, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := safeio.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read package: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -41,7 +42,7 @@ func recordCommand(envs Environments) *cli.Command {
 			if sel, err = importReplays(c, envs, sel); err != nil {
 				return err
 			}
-			opts, err := options(c)
+			opts, sb, err := options(c)
 			if err != nil {
 				return err
 			}
@@ -59,8 +60,11 @@ func recordCommand(envs Environments) *cli.Command {
 			if c.Bool("json") {
 				if err := writeJSON(c.App.Writer, struct {
 					FormatVersion int `json:"formatVersion"`
+					// Sandbox is how the exec agents were contained
+					// (see sandboxes.mode); absent when none ran.
+					Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
 					*oracle.RecordReport
-				}{FormatVersion, rep}); err != nil {
+				}{FormatVersion, sb.mode(), rep}); err != nil {
 					return err
 				}
 			} else {

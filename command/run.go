@@ -116,7 +116,7 @@ func runCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				err = printRunJSON(c.App.Writer, o, ref, dir)
+				err = printRunJSON(c.App.Writer, o, ref, sandboxOf(agent), dir)
 			} else {
 				printRun(c.App.Writer, newStyle(c, c.App.Writer), o, ref, dir)
 			}
@@ -194,19 +194,22 @@ func formatReward(r float64) string {
 
 // runJSON is the --json form of one run.
 type runJSON struct {
-	FormatVersion int             `json:"formatVersion"`
-	Environment   string          `json:"environment"`
-	Task          string          `json:"task"`
-	Agent         string          `json:"agent"`
-	RunID         string          `json:"runId"`
-	RunDir        string          `json:"runDir"`
-	Result        *runner.Result  `json:"result"`
-	StateDiff     json.RawMessage `json:"stateDiff"`
+	FormatVersion int    `json:"formatVersion"`
+	Environment   string `json:"environment"`
+	Task          string `json:"task"`
+	Agent         string `json:"agent"`
+	// Sandbox is how an exec agent was contained, bwrap or none (auto
+	// falls back to none without bubblewrap); absent for other agents.
+	Sandbox   runner.SandboxMode `json:"sandbox,omitempty"`
+	RunID     string             `json:"runId"`
+	RunDir    string             `json:"runDir"`
+	Result    *runner.Result     `json:"result"`
+	StateDiff json.RawMessage    `json:"stateDiff"`
 }
 
-func printRunJSON(w io.Writer, o *runner.Outcome, agent, dir string) error {
+func printRunJSON(w io.Writer, o *runner.Outcome, agent string, sandbox runner.SandboxMode, dir string) error {
 	b, err := canon.Marshal(runJSON{FormatVersion: FormatVersion,
-		Environment: o.Environment, Task: o.Task.ID, Agent: agent, RunID: o.RunID, RunDir: dir,
+		Environment: o.Environment, Task: o.Task.ID, Agent: agent, Sandbox: sandbox, RunID: o.RunID, RunDir: dir,
 		Result: o.Result, StateDiff: o.Artifacts.StateDiff,
 	})
 	if err != nil {
@@ -214,4 +217,13 @@ func printRunJSON(w io.Writer, o *runner.Outcome, agent, dir string) error {
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// sandboxOf is how agent is contained (bwrap or none) when it is an exec
+// agent, "" otherwise.
+func sandboxOf(agent env.Agent) runner.SandboxMode {
+	if sb, ok := agent.(interface{ SandboxMode() runner.SandboxMode }); ok {
+		return sb.SandboxMode()
+	}
+	return ""
 }

@@ -22,18 +22,20 @@ func runsFlag() cli.Flag {
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
 type repeatedRuns struct {
-	FormatVersion int                `json:"formatVersion"`
-	Environment   string             `json:"environment"`
-	Task          string             `json:"task"`
-	Agent         string             `json:"agent"`
-	Runs          int                `json:"runs"`
-	Passed        int                `json:"passed"`
-	Reward        rewardStats        `json:"reward"`
-	Violations    violations         `json:"violations"`
-	Identical     bool               `json:"identical"`
-	Compared      []string           `json:"compared"`
-	Divergence    *oracle.Divergence `json:"divergence,omitempty"`
-	Each          []oneRun           `json:"each"`
+	FormatVersion int    `json:"formatVersion"`
+	Environment   string `json:"environment"`
+	Task          string `json:"task"`
+	Agent         string `json:"agent"`
+	// Sandbox is how the exec agent was contained; absent for others.
+	Sandbox    runner.SandboxMode `json:"sandbox,omitempty"`
+	Runs       int                `json:"runs"`
+	Passed     int                `json:"passed"`
+	Reward     rewardStats        `json:"reward"`
+	Violations violations         `json:"violations"`
+	Identical  bool               `json:"identical"`
+	Compared   []string           `json:"compared"`
+	Divergence *oracle.Divergence `json:"divergence,omitempty"`
+	Each       []oneRun           `json:"each"`
 }
 
 type rewardStats struct {
@@ -81,6 +83,7 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 		if err != nil {
 			return err
 		}
+		sum.Sandbox = sandboxOf(agent)
 		o, err := runner.Run(c.Context, e, task, agent, cfg)
 		if err != nil {
 			return err

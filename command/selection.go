@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -47,23 +48,65 @@ func selection(c *cli.Context) (oracle.Selection, error) {
 	return sel, nil
 }
 
-// options reads the flags shared by record and check.
-func options(c *cli.Context) (oracle.Options, error) {
+// options reads the flags shared by record and check; the sandboxes
+// say, once the cases ran, how their exec agents were contained.
+func options(c *cli.Context) (oracle.Options, *sandboxes, error) {
 	if err := positive(c, "repeat", "jobs", "max-tool-calls", "timeout"); err != nil {
-		return oracle.Options{}, err
+		return oracle.Options{}, nil, err
 	}
 	res, err := resolver(c)
 	if err != nil {
-		return oracle.Options{}, err
+		return oracle.Options{}, nil, err
 	}
+	sb := &sandboxes{}
 	o := oracle.Options{
-		Repeat:  c.Int("repeat"),
-		Jobs:    c.Int("jobs"),
-		Config:  runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
-		Resolve: res.Resolve,
+		Repeat: c.Int("repeat"),
+		Jobs:   c.Int("jobs"),
+		Config: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
+		Resolve: func(e env.Environment, ref string) (env.Agent, error) {
+			a, err := res.Resolve(e, ref)
+			sb.add(sandboxOf(a))
+			return a, err
+		},
 	}
 	o.Progress = newProgress(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
-	return o, nil
+	return o, sb, nil
+}
+
+// sandboxes notes how the exec agents a command resolved were contained,
+// for its --json output.
+type sandboxes struct {
+	mu   sync.Mutex
+	seen map[runner.SandboxMode]bool
+}
+
+func (s *sandboxes) add(m runner.SandboxMode) {
+	if m == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil {
+		s.seen = map[runner.SandboxMode]bool{}
+	}
+	s.seen[m] = true
+}
+
+// mode is none when any exec agent ran without the sandbox, bwrap when
+// all ran in it, "" when no exec agent ran.
+func (s *sandboxes) mode() runner.SandboxMode {
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.seen[runner.SandboxNone]:
+		return runner.SandboxNone
+	case s.seen[runner.SandboxBwrap]:
+		return runner.SandboxBwrap
+	}
+	return ""
 }
 
 // selectCases loads the environments and returns the selected cases of

@@ -30,12 +30,17 @@ func serveCommand(envs Environments) *cli.Command {
 			"A budget running out or the session closing ends it too. The run folder is written to .silo/runs/<runId>/\n" +
 			"before submit_answer replies; the grade is printed here on stderr, never sent to the client.\n" +
 			"With --tasks, several tasks are served and the client starts each through a start_task tool.\n" +
+			"Over --http, sessions are capped (--max-sessions), an idle one is closed (--idle-timeout), and a request\n" +
+			"from a web page of another origin is refused (403; --allow-origin lets one in).\n" +
 			"Freeze a served run as a regression case with: record --agent replay:.silo/runs/<runId>/trace.jsonl",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
 			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id` to serve, e.g. TASK-002"},
 			&cli.StringSliceFlag{Name: "tasks", Usage: "serve several tasks of --env, chosen by the client with start_task: ids or globs (`IDS`, comma-separated; '*' for all)"},
 			&cli.StringFlag{Name: "http", Usage: "serve Streamable HTTP on `ADDR` (PORT or HOST:PORT; a bare port listens on 127.0.0.1) instead of stdio"},
+			&cli.IntFlag{Name: "max-sessions", Value: mcpserve.DefaultMaxSessions, Usage: "with --http: the sessions (rollouts) open at once; a client opening one more is refused (503)"},
+			&cli.DurationFlag{Name: "idle-timeout", Value: mcpserve.DefaultIdleTimeout, Usage: "with --http: a session without a request for this long is closed and its rollout ended (agent_error, run folder written)"},
+			&cli.StringSliceFlag{Name: "allow-origin", Usage: "with --http: also serve the web pages of `ORIGIN` (scheme://host[:port], repeatable; * for any); a request with another Origin header is refused (403), as the MCP specification requires; pages of the loopback host and clients that send no Origin are served"},
 			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
 			&cli.DurationFlag{Name: "timeout", Value: defaultServeTimeout, Usage: "time budget of each rollout"},
 		},
@@ -53,6 +58,20 @@ func serveCommand(envs Environments) *cli.Command {
 				if _, err := mcpserve.ListenAddr(a); err != nil {
 					return usageError("%v", err)
 				}
+			} else {
+				for _, flag := range []string{"max-sessions", "idle-timeout", "allow-origin"} {
+					if c.IsSet(flag) {
+						return usageError("--%s is for --http: stdio serves one session, its client's", flag)
+					}
+				}
+			}
+			if c.Int("max-sessions") <= 0 || c.Duration("idle-timeout") <= 0 {
+				return usageError("--max-sessions and --idle-timeout must be positive")
+			}
+			for _, o := range c.StringSlice("allow-origin") {
+				if err := mcpserve.CheckOrigin(o); err != nil {
+					return usageError("%v", err)
+				}
 			}
 			folder, cat, err := projectCatalog(c, envs)
 			if err != nil {
@@ -65,6 +84,7 @@ func serveCommand(envs Environments) *cli.Command {
 			var mu sync.Mutex // reports of concurrent sessions do not interleave
 			srv, err := mcpserve.New(mcpserve.Config{
 				Env: e, Tasks: tasks, RunsDir: filepath.Join(folder, runner.RunsDir), Version: c.App.Version,
+				MaxSessions: c.Int("max-sessions"), IdleTimeout: c.Duration("idle-timeout"), AllowOrigins: c.StringSlice("allow-origin"),
 				Run: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: mcpserve.Agent},
 				Report: func(o *runner.Outcome, dir string, err error) {
 					mu.Lock()

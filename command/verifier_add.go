@@ -88,7 +88,7 @@ func taskOnDisk(dir, id string) (env.Task, bool, error) {
 	if err := safeio.CheckTree(filepath.Join(dir, "tasks")); err != nil {
 		return env.Task{}, false, err
 	}
-	tasks, err := env.LoadTasks(os.DirFS(dir))
+	tasks, err := env.LoadTasks(safeio.DirFS(dir))
 	if err != nil {
 		return env.Task{}, false, &env.Error{Code: "task_invalid", Err: err, Message: fmt.Sprintf("%v; fix the task file first", err)}
 	}

@@ -51,7 +51,7 @@ type AgentInput struct {
 	// fields after seq, type and at in sorted key order (the keys seq, type
 	// and at are dropped). The runner's own event types (run_start,
 	// tool_call, tool_result, agent_output, agent_panic, run_end,
-	// verifier_result) are reserved: such an event is recorded as
+	// verifier_result, trace_truncated) are reserved: such an event is recorded as
 	// agent_log with the requested type in its "event" field. Events never
 	// reach result.json or state-diff.json. The runner always sets Log; it
 	// is nil only when an agent is called outside the runner.

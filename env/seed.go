@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"sync"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // SeedFile is a JSON file of seed data and the value it decodes into.
@@ -20,7 +22,7 @@ type SeedFile struct {
 // seed data fails loudly instead of leaving a field empty.
 func LoadSeed(fsys fs.FS, files ...SeedFile) error {
 	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f.Name)
+		data, err := safeio.ReadFS(fsys, f.Name)
 		if err != nil {
 			return fmt.Errorf("seed data: %w", err)
 		}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Task is one task file, tasks/<id>.json. Only Instruction reaches the agent.
@@ -90,7 +92,10 @@ func LoadTasks(fsys fs.FS) ([]Task, error) {
 	seen := map[string]string{}
 	tasks := make([]Task, 0, len(names))
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+		data, err := safeio.ReadFS(fsys, name) // a regular file, bounded: a FIFO or /dev/zero is refused
+		if pe, ok := errors.AsType[*fs.PathError](err); ok && pe.Path == name {
+			err = pe.Err // (named below)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("read task %s: %w", name, err)
 		}

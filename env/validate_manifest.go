@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // manifest checks the project's manifest for e, when there is one: it
@@ -31,7 +33,7 @@ func (v *validation) manifest(e Environment, built []Task, projectDir string) {
 	if _, err := os.Stat(filepath.Join(dir, "tasks")); err != nil {
 		return
 	}
-	onDisk, err := LoadTasks(os.DirFS(dir))
+	onDisk, err := LoadTasks(safeio.DirFS(dir))
 	if err != nil {
 		v.add(LevelError, "task_invalid", "%s: %v; fix the task file", m.Entrypoint, err)
 		return

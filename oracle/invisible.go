@@ -18,7 +18,9 @@ type Invisible struct {
 	// file.
 	Path string `json:"path,omitempty"`
 	// Kind is one of: byte-order mark, CRLF line ends, final newline,
-	// trailing spaces, spacing, escaping, key order, duplicate key.
+	// trailing spaces, spacing, escaping, key order, duplicate key, and of
+	// a state diff, whose members and field changes are matched by id and
+	// path, member order, field change order, scalar order.
 	Kind string `json:"kind"`
 	// Detail says it in a sentence.
 	Detail string `json:"detail"`

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
+	"github.com/agent-oracle/oracle/runner"
 )
 
 // readReport reads the JSON report of oracle check at path, and refuses
@@ -107,6 +108,7 @@ func (r *Report) ran() int {
 func MergeReports(paths []string) (*Report, error) {
 	var first *Report
 	var count int
+	var sandbox runner.SandboxMode
 	byShard := map[int]string{}
 	seen := map[string]string{}
 	var cases []*CaseReport
@@ -133,6 +135,9 @@ func MergeReports(paths []string) (*Report, error) {
 			return nil, fmt.Errorf("merge: shard %s is given twice: %s and %s", sh, prev, p)
 		}
 		byShard[sh.Index] = p
+		if r.Sandbox == runner.SandboxNone || sandbox == "" {
+			sandbox = r.Sandbox // the weakest containment of any shard
+		}
 		for _, c := range r.Cases {
 			if prev, dup := seen[c.Case]; dup {
 				return nil, fmt.Errorf("merge: case %s is in both %s and %s; merge the reports of distinct shards", c.Case, prev, p)
@@ -153,7 +158,7 @@ func MergeReports(paths []string) (*Report, error) {
 	if ran != first.Selection.Cases {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
-	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Cases: cases}
+	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox, Cases: cases}
 	merged.finish()
 	return merged, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/runner"
 )
 
 // Status is what check found for one case.
@@ -109,9 +110,13 @@ type Report struct {
 	Oracle        string           `json:"oracleVersion,omitempty"`
 	Selection     *ReportSelection `json:"selection"`
 	// Shard is i/n for the report of one shard, empty otherwise.
-	Shard   string        `json:"shard,omitempty"`
-	Summary Summary       `json:"summary"`
-	Cases   []*CaseReport `json:"cases"`
+	Shard string `json:"shard,omitempty"`
+	// Sandbox is how the cases' exec agents were contained: bwrap, or
+	// none when any ran without the sandbox (also in one shard of a
+	// merged report); absent when no exec agent ran.
+	Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
+	Summary Summary            `json:"summary"`
+	Cases   []*CaseReport      `json:"cases"`
 }
 
 // ReportSelection says what a report is a report of: the selection's

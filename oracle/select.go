@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Selected is what a selection holds in a project.
@@ -156,7 +157,7 @@ func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []stri
 // .silo/environments that hold a manifest.
 func projectEnvs(projectDir string) []string {
 	root := filepath.Join(projectDir, ".silo", "environments")
-	entries, err := os.ReadDir(root)
+	entries, err := safeio.ReadDir(root)
 	if err != nil {
 		return nil
 	}

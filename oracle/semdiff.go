@@ -131,6 +131,9 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 	}
 	d.Invisible = invisibleDifferences(old, fresh)
 	d.Invisible = append(d.Invisible, hiddenDifferences(a, b, len(d.Invisible) > 0)...)
+	if ok {
+		d.Invisible = append(d.Invisible, memberOrder(a, b)...)
+	}
 	if len(d.Changes) == 0 && len(d.Members) == 0 && len(d.Invisible) == 0 {
 		d.Invisible = []Invisible{{Kind: "spacing", Detail: "indentation, spacing or escaping"}}
 	}

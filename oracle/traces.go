@@ -13,6 +13,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
+	"github.com/agent-oracle/oracle/internal/secret"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -119,6 +120,7 @@ func ImportTrace(projectDir string, envs []env.Environment, path, envName, taskI
 	if err != nil {
 		return baseline.Key{}, "", fmt.Errorf("replay: %w; give the path of a trace.jsonl, relative to the current folder", err)
 	}
+	data = secret.Redact(data) // a trace from elsewhere may hold a key this process holds
 	rec, err := runner.ParseTrace(path, data)
 	if err != nil {
 		return baseline.Key{}, "", err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // RunsDir is where runs are written, relative to the project root.
@@ -86,4 +87,37 @@ func writeSynced(path string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// withoutSecrets removes the secrets of the process (internal/secret) from
+// the outcome: from the bytes of every artifact (the trace's events are
+// written without them) and from the result's text (its error, output,
+// check labels and details), which outputs print.
+// An agent may have been told a secret (a model API echoing the key) and
+// have written it anywhere: into its answer, a tool's input, the world.
+func (o *Outcome) withoutSecrets() {
+	if secret.None() {
+		return
+	}
+	for _, b := range []*[]byte{&o.Artifacts.Result, &o.Artifacts.StateDiff, &o.Artifacts.Calls, &o.Artifacts.Run} {
+		*b = secret.Redact(*b)
+	}
+	r := o.Result
+	if r == nil {
+		return
+	}
+	r.AgentOutput = secret.Redact(r.AgentOutput)
+	if r.Error != nil {
+		msg := secret.String(*r.Error)
+		r.Error = &msg
+	}
+	for _, list := range [][]string{r.FailedRequired, r.Violations} {
+		for i, s := range list {
+			list[i] = secret.String(s)
+		}
+	}
+	for i := range r.Checks {
+		c := &r.Checks[i]
+		c.Label, c.Detail, c.Absent = secret.String(c.Label), secret.String(c.Detail), secret.String(c.Absent)
+	}
 }

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // bwrapBase is the start of every bubblewrap command line: the host's
@@ -25,6 +27,37 @@ func bwrapBase(net bool) []string {
 	}
 	return append(args, "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev")
 }
+
+// bwrapAsUser is bwrapBase for a runner that is root, whose agent runs as
+// the agent user: bwrap runs as root without a user namespace (in one,
+// root mapped to any uid would still be root on the host's files), keeps
+// only the capabilities setpriv needs to become the agent user and drop
+// them all (setprivArgs), and bwrap to enter the agent user's working
+// folder, and sets no_new_privs as always. Nothing of the agent's runs
+// before setpriv.
+func bwrapAsUser(net bool) []string {
+	args := []string{"--ro-bind", "/", "/", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try"}
+	if !net {
+		args = append(args, "--unshare-net")
+	}
+	return append(args, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP", "--cap-add", "CAP_DAC_OVERRIDE",
+		"--proc", "/proc", "--dev", "/dev")
+}
+
+// setprivArgs starts the agent's shell as the agent user, with no group
+// of root's and no capability left, not even in its bounding set.
+func setprivArgs() []string {
+	return []string{bwrapProbe.setpriv, "--reuid=" + strconv.Itoa(agentUID), "--regid=" + strconv.Itoa(agentGID),
+		"--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--"}
+}
+
+// The user a sandboxed agent runs as when the runner is root: the
+// overflow user, nobody. Mapping root to another uid inside a user
+// namespace (bwrap --unshare-user --uid) would not do: the agent would
+// still be root to the host's files and read every file root owns
+// (/etc/shadow).
+const agentUID, agentGID = 65534, 65534
 
 // systemDirs are the folders an agent cannot run without: a folder that
 // holds one of them is never hidden.
@@ -44,11 +77,29 @@ type bind struct{ src, dst string }
 
 // args is the bwrap command line for an agent with the working folder work
 // and the home home, both bound writable, up to the command; bwrap writes
-// its information on the descriptor infoFD.
-func (p *bwrapPlan) args(work, home string, infoFD int) []string {
-	args := bwrapBase(p.net)
+// its information on the descriptor infoFD. With asUser the agent runs as
+// the unprivileged agent user (see bwrapAsUser).
+func (p *bwrapPlan) args(work, home string, infoFD int, asUser bool) []string {
+	var args []string
+	if asUser {
+		args = bwrapAsUser(p.net)
+	} else {
+		args = bwrapBase(p.net)
+	}
 	for _, h := range p.hide {
+		if asUser && slices.Contains(p.writable, h) {
+			// (root's tmpfs is 0755: the agent user's /tmp is everyone's)
+			args = append(args, "--perms", "01777")
+		}
 		args = append(args, "--tmpfs", h)
+	}
+	if asUser {
+		// the folders bwrap makes to bind into take the mode of the
+		// host's (0700 under root's temporary folder): the agent user
+		// could not reach what is bound in them
+		for _, d := range p.mountDirs(work, home) {
+			args = append(args, "--perms", "0755", "--dir", d)
+		}
 	}
 	for _, b := range p.ro {
 		args = append(args, "--ro-bind", b.src, b.dst)
@@ -62,19 +113,53 @@ func (p *bwrapPlan) args(work, home string, infoFD int) []string {
 	if work != home {
 		args = append(args, "--bind", work, work)
 	}
-	return append(args, "--chdir", work, "--info-fd", strconv.Itoa(infoFD), "--")
+	args = append(args, "--chdir", work, "--info-fd", strconv.Itoa(infoFD), "--")
+	if asUser {
+		args = append(args, setprivArgs()...)
+	}
+	return args
 }
+
+// mountDirs are the folders, shallowest first, that hold what is bound
+// inside the hidden folders, up to (not including) the hidden folder.
+func (p *bwrapPlan) mountDirs(work, home string) []string {
+	var out []string
+	dsts := []string{work, home}
+	for _, b := range p.ro {
+		dsts = append(dsts, b.dst)
+	}
+	for _, d := range dsts {
+		for dir := filepath.Dir(d); hidden(p.hide, dir) && !slices.Contains(p.hide, dir); dir = filepath.Dir(dir) {
+			if !slices.Contains(out, dir) {
+				out = append(out, dir)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+	return out
+}
+
+// hiddenPlaces are the folders where a host keeps its writable state, its
+// users' files and its services' sockets, which an agent does not see:
+// the temporary folders, /run, /var (its sockets, spools, databases),
+// every home, and the mount points of other disks.
+var hiddenPlaces = []string{"/tmp", "/var", "/run", "/home", "/root", "/srv", "/mnt", "/media"}
+
+// tempPlaces are the temporary folders, hidden by a tmpfs the agent may
+// write in.
+var tempPlaces = []string{"/tmp", "/var/tmp"}
 
 // planBwrap decides what the agent running command with environ sees.
 //
-// Hidden, each by an empty tmpfs: /tmp and the temporary folder (other
-// agents' folders), /run (the sockets of the host's daemons), the runner's
-// home (credentials), and the project (its baselines, verifiers and
-// candidates). Bound read-only over them: each file the command names by
-// absolute path, the program its first word finds on PATH, each top folder
-// of the home that holds a PATH entry (~/.pyenv, ~/.nvm, ~/go: version
-// managers keep working), and s.ReadOnly. Nothing bound may be or hold
-// the project's .silo or an environment's folder.
+// Hidden, each by an empty tmpfs: the hiddenPlaces (/tmp, /var/tmp and the
+// temporary folder writable), the runner's home, wherever it is, and the
+// project (its baselines, verifiers and candidates). Bound read-only over
+// them, each exactly, at its real path and at the path that names it: each
+// file the command names by absolute path, the program its first word
+// finds on PATH, each PATH folder inside them (but never a whole hidden
+// place or a home, however PATH spells it; for a folder of shims, the
+// version manager's root that holds it), and s.ReadOnly. Nothing bound
+// may be or hold the project's .silo or an environment's folder.
 func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) {
 	p := &bwrapPlan{net: s.Net}
 	var project string
@@ -89,34 +174,39 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 		}
 		protected = protectedPaths(project)
 	}
-	tmp := []string{"/tmp"}
+	temp := slices.Clone(tempPlaces)
 	if t, err := realPath(os.TempDir()); err == nil {
-		tmp = append(tmp, t)
+		temp = append(temp, t)
 	}
-	var home string
-	if h, err := os.UserHomeDir(); err == nil {
-		if h, err = realPath(h); err == nil && holdsSystem(h) == "" {
-			home = h
+	homes := runnerHomes()
+	isDir := func(h string) bool {
+		fi, err := os.Stat(h)
+		return err == nil && fi.IsDir() && holdsSystem(h) == ""
+	}
+	var places []string
+	for _, h := range append(append(slices.Clone(hiddenPlaces), homes...), project) {
+		if h != "" && isDir(h) {
+			places = append(places, h)
 		}
 	}
-	for _, h := range append(tmp, "/run", home, project) {
-		if h == "" || holdsSystem(h) != "" {
-			continue
-		}
-		if fi, err := os.Stat(h); err != nil || !fi.IsDir() {
-			continue
-		}
-		p.hide = append(p.hide, h)
-	}
-	p.hide = outermost(p.hide)
-	for _, t := range tmp {
-		if slices.Contains(p.hide, t) {
+	p.hide = outermost(places)
+	for _, t := range temp {
+		// a temporary folder is a tmpfs of its own, writable, also inside
+		// a hidden place (/var/tmp in /var)
+		if isDir(t) && !slices.Contains(p.writable, t) {
+			if !slices.Contains(p.hide, t) {
+				p.hide = append(p.hide, t)
+			}
 			p.writable = append(p.writable, t)
 		}
 	}
+	slices.SortStableFunc(p.hide, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
 
+	// add binds real, named so, where the sandbox hides it
 	add := func(named, real string) {
-		p.ro = append(p.ro, bind{real, real})
+		if hidden(p.hide, real) {
+			p.ro = append(p.ro, bind{real, real})
+		}
 		if named != real && hidden(p.hide, named) {
 			p.ro = append(p.ro, bind{real, named})
 		}
@@ -135,19 +225,38 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 		}
 		return nil
 	}
+	// wholePlace reports whether binding dir would show what the sandbox
+	// hides whole: a hidden folder itself, one holding one, or a home
+	wholePlace := func(dir string) bool {
+		if slices.ContainsFunc(p.hide, func(h string) bool { return within(h, dir) }) || slices.Contains(homes, dir) {
+			return true
+		}
+		return filepath.Dir(dir) == "/home" // another user's
+	}
 	path := envValue(environ, "PATH")
-	if home != "" {
-		for _, dir := range filepath.SplitList(path) {
-			if !filepath.IsAbs(dir) || !within(dir, home) || dir == home {
-				continue
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		named := filepath.Clean(dir)
+		real, err := realPath(named)
+		if err != nil || !hidden(p.hide, real) && !hidden(p.hide, named) {
+			continue // not there, or in sight as it is
+		}
+		if wholePlace(real) || wholePlace(named) || check("PATH", real) != nil {
+			continue
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			continue
+		}
+		add(named, real)
+		// a version manager's shims (pyenv, rbenv, nodenv, asdf) run
+		// its own programs and versions beside them: its root is bound
+		// too, as long as it is no home or hidden place
+		if filepath.Base(real) == "shims" {
+			if root := filepath.Dir(real); !wholePlace(root) && check("PATH", root) == nil {
+				add(filepath.Dir(named), root)
 			}
-			rel, _ := filepath.Rel(home, dir)
-			top := filepath.Join(home, strings.Split(rel, string(filepath.Separator))[0])
-			real, err := realPath(top)
-			if err != nil || check("PATH", real) != nil {
-				continue
-			}
-			add(top, real)
 		}
 	}
 	words := shellWords(command)
@@ -159,6 +268,7 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 		if !filepath.IsAbs(named) {
 			continue
 		}
+		named = filepath.Clean(named)
 		real, err := realPath(named)
 		if err != nil {
 			continue
@@ -196,6 +306,32 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 	return p, nil
 }
 
+// runnerHomes are the runner's home folders, resolved: $HOME's and the one
+// the user database gives, when they differ. A home that is or holds a
+// system folder (HOME=/) is none.
+func runnerHomes() []string {
+	var out []string
+	for _, h := range []string{os.Getenv("HOME"), userHome()} {
+		if h == "" {
+			continue
+		}
+		if real, err := realPath(h); err == nil && holdsSystem(real) == "" && !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// userHome is the home of the runner's user in the user database, "" when
+// it has none.
+func userHome() string {
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	return u.HomeDir
+}
+
 // protectedPaths are the parts of the project an agent may never see: .silo
 // and the folder of every environment its manifests name. A manifest that
 // cannot be read protects the whole project.
@@ -203,7 +339,7 @@ func protectedPaths(project string) []string {
 	silo := filepath.Join(project, ".silo")
 	out := []string{silo}
 	dir := filepath.Join(silo, "environments")
-	entries, err := os.ReadDir(dir)
+	entries, err := safeio.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out
 	}
@@ -222,7 +358,7 @@ func protectedPaths(project string) []string {
 		if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
 			return []string{project}
 		}
-		data, err := os.ReadFile(name)
+		data, err := safeio.ReadNoFollow(name)
 		if err != nil {
 			return []string{project}
 		}

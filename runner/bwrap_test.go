@@ -86,7 +86,9 @@ func TestPlanBwrapRefuses(t *testing.T) {
 }
 
 // TestPlanBwrapBinds: the project, the home, /tmp and /run are hidden; what
-// the command names in them and --agent-ro are bound read-only.
+// the command names in them, the PATH folders in them (exactly those, and
+// for shims their version manager's root) and --agent-ro are bound
+// read-only.
 func TestPlanBwrapBinds(t *testing.T) {
 	root := sandboxProject(t)
 	home := t.TempDir()
@@ -107,13 +109,14 @@ func TestPlanBwrapBinds(t *testing.T) {
 	for _, b := range p.ro {
 		ro = append(ro, b.dst)
 	}
-	want := []string{filepath.Join(home, ".pyenv"), agent, venv}
+	// a folder of shims: the version manager's root that holds it
+	want := []string{filepath.Join(home, ".pyenv", "shims"), filepath.Join(home, ".pyenv"), agent, venv}
 	for _, w := range want {
 		if !slices.Contains(ro, w) {
 			t.Errorf("%s is not bound; bound: %v", w, ro)
 		}
 	}
-	args := strings.Join(p.args("/w", "/h", 5), " ")
+	args := strings.Join(p.args("/w", "/h", 5, false), " ")
 	for _, w := range []string{"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop ALL", "--proc /proc", "--tmpfs /tmp", "--remount-ro /run", "--bind /h /h", "--chdir /w"} {
 		if !strings.Contains(args, w) {
 			t.Errorf("bwrap's arguments lack %q: %s", w, args)
@@ -123,7 +126,7 @@ func TestPlanBwrapBinds(t *testing.T) {
 		t.Error("the network is on without Net")
 	}
 	p.net = true
-	if args := strings.Join(p.args("/w", "/h", 5), " "); !strings.Contains(args, "--unshare-all --share-net") {
+	if args := strings.Join(p.args("/w", "/h", 5, false), " "); !strings.Contains(args, "--unshare-all --share-net") {
 		t.Errorf("Net does not share the network: %s", args)
 	}
 }
@@ -162,4 +165,60 @@ func FuzzShellWords(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlanBwrapPathSpellings: however PATH spells the home (a trailing
+// slash, "..", ".", a doubled slash, a symlink to it), the home is not
+// bound, nor a folder above a PATH folder (~/.cargo for ~/.cargo/bin), nor
+// another user's home or a whole hidden place; the PATH folders inside are
+// bound exactly, at their real path and the one PATH names.
+func TestPlanBwrapPathSpellings(t *testing.T) {
+	home := t.TempDir()
+	for _, f := range []string{".ssh/id_rsa", ".cargo/credentials.toml", ".cargo/bin/cargo", "bin/tool", "tools/real/bin/x", "shims/python3"} {
+		writeTestFile(t, filepath.Join(home, f), "secret\n")
+	}
+	links := t.TempDir()
+	for name, target := range map[string]string{"home": home, "cargo": filepath.Join(home, ".cargo"), "bin": filepath.Join(home, "tools", "real", "bin")} {
+		if err := os.Symlink(target, filepath.Join(links, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(home, "tools", "real", "bin"), filepath.Join(home, "linked-bin")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	path := strings.Join([]string{
+		home + "/", home + "/bin/..", home + "/.", home + "//", home + "/.cargo/bin/../..", filepath.Join(links, "home"),
+		filepath.Join(links, "home") + "/", filepath.Join(links, "cargo", "bin"),
+		home + "/.cargo/bin", home + "//bin/", home + "/linked-bin", "/tmp", "/var", "/run/", "/home", "/home/someone", "/", "relative/bin",
+		home + "/shims", // a folder of shims right in the home: its parent, the home, is not bound
+	}, ":")
+	p, err := planBwrap(Sandbox{}, "true", []string{"PATH=" + path + ":/usr/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, secret := range []string{filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(home, ".cargo", "credentials.toml")} {
+		for _, b := range p.ro {
+			if within(secret, b.src) || within(secret, b.dst) {
+				t.Errorf("%s is bound on %s: %s is in sight", b.src, b.dst, secret)
+			}
+		}
+	}
+	var dsts []string
+	for _, b := range p.ro {
+		dsts = append(dsts, b.dst)
+		if slices.Contains(p.hide, b.dst) || slices.Contains(p.hide, b.src) {
+			t.Errorf("a whole hidden place is bound: %v", b)
+		}
+	}
+	for _, want := range []string{filepath.Join(home, ".cargo", "bin"), filepath.Join(home, "bin"), filepath.Join(home, "tools", "real", "bin"), filepath.Join(home, "linked-bin")} {
+		if !slices.Contains(dsts, want) {
+			t.Errorf("the PATH folder %s is not bound; bound: %v", want, dsts)
+		}
+	}
+	for _, h := range []string{home, "/tmp", "/run"} {
+		if !hidden(p.hide, h) {
+			t.Errorf("%s is not hidden: %v", h, p.hide)
+		}
+	}
 }

@@ -154,16 +154,25 @@ func startProcess(a *execAgent) (p *process, err error) {
 			}
 		}
 	}()
+	drop := a.plan != nil && dropsToAgentUser()
 	if a.plan != nil {
 		// the temporary folder holds the home and, unless one is given,
 		// the working folder, each bound writable in the sandbox
 		home = filepath.Join(p.temp, "home")
+		owned := []string{p.temp, home}
 		if p.dir == p.temp {
 			p.dir = filepath.Join(p.temp, "work")
+			owned = append(owned, p.dir)
 		}
 		for _, d := range []string{home, p.dir} {
 			if err := os.MkdirAll(d, 0o700); err != nil {
 				return nil, fmt.Errorf("exec agent: make its working folder: %w; set TMPDIR to a writable folder", err)
+			}
+		}
+		if drop {
+			// the agent runs as the agent user: its folders are its own
+			if err := giveToAgentUser(owned...); err != nil {
+				return nil, fmt.Errorf("exec agent: give its folders to the agent user: %w", err)
 			}
 		}
 	}

@@ -23,9 +23,10 @@ import (
 // shell, which runs the command as it would without the sandbox. bwrap
 // writes the PID of the namespace's init, as the host sees it, on info
 // (descriptor 5). bwrap's processes close the pipes only once the agent may
-// already be running: see awaitSandboxRelease.
+// already be running: see awaitSandboxRelease. When the runner is root,
+// that first shell runs as the agent user (see bwrapAsUser).
 func bwrapCommand(a *execAgent, work, home string, in, out, info *os.File) *exec.Cmd {
-	args := append(a.plan.args(work, home, 5), "/bin/sh", "-c", `exec /bin/sh -c "$0" <&3 >&4 3<&- 4>&-`, a.cfg.Command)
+	args := append(a.plan.args(work, home, 5, dropsToAgentUser()), "/bin/sh", "-c", `exec /bin/sh -c "$0" <&3 >&4 3<&- 4>&-`, a.cfg.Command)
 	cmd := exec.Command(a.bwrap, args...)
 	cmd.ExtraFiles = []*os.File{in, out, info}
 	return cmd

@@ -23,7 +23,8 @@ type ExecConfig struct {
 	Command string
 	// Dir is the agent's working folder. Empty means a fresh temporary
 	// folder for each rollout, removed afterwards; a folder given here is
-	// used as it is and kept.
+	// used as it is and kept. A sandboxed agent of a runner that is root
+	// runs as the user nobody: a folder given must be writable by it.
 	Dir string
 	// Env lists what the agent's environment holds besides PATH and HOME:
 	// NAME passes the runner's variable of that name (when it is set),

@@ -154,6 +154,8 @@ func ParseTrace(name string, data []byte) (*Recording, error) {
 				c.Input = buf.Bytes()
 			}
 			rec.Script.Calls = append(rec.Script.Calls, c)
+		case "trace_truncated":
+			return errors.New("the trace was cut short at its size limit (a trace_truncated event): it lacks events of the rollout, so it cannot be replayed")
 		case "agent_output":
 			rec.hasOutput = true
 			if len(ev.Output) > 0 && string(ev.Output) != "null" {

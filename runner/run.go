@@ -310,12 +310,14 @@ func (r *rollout) outcome(agent env.Agent, result *Result, diff *statediff.Diff)
 		return nil, r.errorf("calls.json: %w", err)
 	}
 	if r.cfg.ResultOnly {
+		o.withoutSecrets()
 		return o, nil
 	}
 	if o.Artifacts.Run, err = canon.Marshal(r.info(agent, result.TerminationReason, finishedAt)); err != nil {
 		return nil, r.errorf("run.json: %w", err)
 	}
 	o.Artifacts.Trace = r.trace.Bytes()
+	o.withoutSecrets()
 	if err := o.Artifacts.checkLimits(); err != nil {
 		return nil, r.errorf("%w", err)
 	}

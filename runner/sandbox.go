@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strconv"
 	"sync"
 )
 
@@ -55,11 +56,18 @@ var bwrapProbe struct {
 	once sync.Once
 	path string
 	err  error
+	// asAgentUser: the runner is root and bwrap runs agents as the agent
+	// user, through setpriv (its path); rootNote says why not, when the
+	// runner is root and they run as root
+	asAgentUser bool
+	setpriv     string
+	rootNote    string
 }
 
 // BwrapStatus returns the path of a bwrap that works on this machine, or
 // why there is none. It runs bwrap once per process, with the sandbox's
-// own options, and remembers the answer.
+// own options (as the unprivileged user agents run as, when the runner is
+// root), and remembers the answer.
 func BwrapStatus() (string, error) {
 	bwrapProbe.once.Do(func() {
 		path, err := exec.LookPath("bwrap")
@@ -67,18 +75,43 @@ func BwrapStatus() (string, error) {
 			bwrapProbe.err = errors.New("bwrap is not installed")
 			return
 		}
-		args := append(bwrapBase(false), "--", "/bin/true")
-		cmd := exec.Command(path, args...)
-		cmd.Env = []string{}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			bwrapProbe.err = fmt.Errorf("bwrap does not work here (%v: %s); user namespaces may be disabled", err, oneLine(stderr.String(), 200))
+		probe := func(args []string) error {
+			cmd := exec.Command(path, args...)
+			cmd.Env = []string{}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%v: %s", err, oneLine(stderr.String(), 200))
+			}
+			return nil
+		}
+		if runsAsRoot() {
+			setpriv, err := exec.LookPath("setpriv")
+			if err == nil {
+				bwrapProbe.setpriv = setpriv
+				plan := &bwrapPlan{hide: []string{"/tmp"}, writable: []string{"/tmp"}}
+				err = probe(append(plan.args("/tmp", "/tmp", 2, true), "/bin/sh", "-c", "test $(id -u) = "+strconv.Itoa(agentUID)))
+			}
+			if err == nil {
+				bwrapProbe.path, bwrapProbe.asAgentUser = path, true
+				return
+			}
+			bwrapProbe.rootNote = fmt.Sprintf("sandboxed exec agents run as root, able to read every file root can: the sandbox cannot make them the unprivileged user nobody here (%v); install setpriv (util-linux) or run oracle as another user", err)
+		}
+		if err := probe(append(bwrapBase(false), "--", "/bin/true")); err != nil {
+			bwrapProbe.err = fmt.Errorf("bwrap does not work here (%v); user namespaces may be disabled", err)
 			return
 		}
 		bwrapProbe.path = path
 	})
 	return bwrapProbe.path, bwrapProbe.err
+}
+
+// dropsToAgentUser reports whether sandboxed agents run as the agent user
+// (the runner is root, see bwrapAsUser).
+func dropsToAgentUser() bool {
+	_, err := BwrapStatus()
+	return err == nil && bwrapProbe.asAgentUser
 }
 
 // choose returns the mode an agent runs in, bwrap or none, and for auto
@@ -91,12 +124,12 @@ func (s Sandbox) choose() (mode SandboxMode, warning string, err error) {
 		if _, err := BwrapStatus(); err != nil {
 			return "", "", fmt.Errorf("sandbox mode bwrap: %v; %s", err, BwrapInstallHint)
 		}
-		return SandboxBwrap, "", nil
+		return SandboxBwrap, bwrapProbe.rootNote, nil
 	case SandboxAuto, "":
 		if _, err := BwrapStatus(); err != nil {
 			return SandboxNone, fmt.Sprintf("exec agents run without a sandbox (%v): they can reach %s; %s", err, NotContained, BwrapInstallHint), nil
 		}
-		return SandboxBwrap, "", nil
+		return SandboxBwrap, bwrapProbe.rootNote, nil
 	}
 	return "", "", fmt.Errorf("sandbox mode %q is not auto, bwrap or none", s.Mode)
 }

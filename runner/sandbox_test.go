@@ -198,6 +198,11 @@ func TestSandboxLeavesNoSurvivor(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(string(mode)+"/"+tt.name, func(t *testing.T) {
 				dir := t.TempDir()
+				// (a runner that is root runs the sandboxed agent as nobody:
+				// the working folder given must be the agent's to write)
+				if err := os.Chmod(dir, 0o777); err != nil {
+					t.Fatal(err)
+				}
 				m := marker(t, "survivor")
 				script := "read s; trap '' TERM; " + leaveSetsidChildren(m) + ready + tt.script
 				t.Cleanup(func() {
@@ -361,6 +366,128 @@ printf '{"type":"output","output":"%%s"}\n' "$r"`, other)
 	for i, w := range want {
 		if !strings.HasPrefix(got[i], w) || (strings.HasSuffix(w, ":") && strings.Contains(got[i], "/usr")) {
 			t.Errorf("probe %d: %s, want %s", i, got[i], w)
+		}
+	}
+}
+
+// TestSandboxHidesTheHomeHoweverPathSpellsIt: with PATH naming the home
+// as "$HOME/", "$HOME/bin/.." and through a symlink, and a folder inside
+// it, the sandboxed agent reads neither ~/.ssh/id_rsa nor the credentials
+// beside that folder; without the sandbox it reads both.
+func TestSandboxHidesTheHomeHoweverPathSpellsIt(t *testing.T) {
+	needBwrap(t)
+	home := t.TempDir()
+	key, cred := marker(t, "ssh-key"), marker(t, "cargo-credentials")
+	writeTestFile(t, filepath.Join(home, ".ssh", "id_rsa"), key)
+	writeTestFile(t, filepath.Join(home, ".cargo", "credentials.toml"), cred)
+	writeTestFile(t, filepath.Join(home, ".cargo", "bin", "hello"), "#!/bin/sh\necho hello\n")
+	link := filepath.Join(t.TempDir(), "home")
+	if err := os.Symlink(home, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{home, filepath.Dir(link)} {
+		os.Chmod(d, 0o755) // readable by the agent user the sandbox of a root runner uses
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", strings.Join([]string{home + "/", home + "/bin/..", link, home + "/.cargo/bin", "/usr/bin", "/bin"}, ":"))
+	// (the paths are made in the script: a file the command names by
+	// absolute path is one the agent is shown)
+	script := fmt.Sprintf(`read s; h=%[1]q; l=%[2]q
+r=$( { hello; cat "$h/.ssh/id_rsa" "$h/.cargo/credentials.toml" "$l/.ssh/id_rsa"; } 2>/dev/null | tr -d '\n')
+printf '{"type":"output","output":"%%s"}\n' "$r"`, home, link)
+	for _, mode := range []SandboxMode{SandboxBwrap, SandboxNone} {
+		o := execRun(t, ExecConfig{Command: script, Sandbox: Sandbox{Mode: mode}}, Config{})
+		out := outputText(o.Result.AgentOutput)
+		if !strings.HasPrefix(out, "hello") {
+			t.Fatalf("%s: the PATH folder's program did not run: %q, %s", mode, out, errorText(o.Result))
+		}
+		leaked := strings.Contains(out, key) || strings.Contains(out, cred)
+		switch {
+		case mode == SandboxBwrap && leaked:
+			t.Errorf("the sandboxed agent read the home's credentials: %q", out)
+		case mode == SandboxNone && !(strings.Contains(out, key) && strings.Contains(out, cred)):
+			t.Errorf("without the sandbox the agent should read both; the attack is broken: %q", out)
+		}
+	}
+}
+
+// TestSandboxAgentIsNotRoot: a sandboxed agent is never uid 0 and reads no
+// file only root may read (one it is shown read-only, /etc/shadow); a
+// runner that is root runs it as nobody. Without the sandbox, a root
+// runner's agent reads them.
+func TestSandboxAgentIsNotRoot(t *testing.T) {
+	needBwrap(t)
+	t.Parallel()
+	secret := marker(t, "root-only")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "root-only")
+	writeTestFile(t, file, secret)
+	os.Chmod(file, 0o600)
+	os.Chmod(dir, 0o755)
+	script := fmt.Sprintf(`read s
+r="uid=$(id -u) $(cat %s 2>/dev/null) $(head -c 5 /etc/shadow 2>/dev/null | tr -d ':\n')"
+printf '{"type":"output","output":"%%s"}\n' "$r"`, file)
+	for _, mode := range []SandboxMode{SandboxBwrap, SandboxNone} {
+		sb := Sandbox{Mode: mode}
+		if mode == SandboxBwrap {
+			sb.ReadOnly = []string{file}
+		}
+		o := execRun(t, ExecConfig{Command: script, Sandbox: sb}, Config{})
+		out := outputText(o.Result.AgentOutput)
+		if !strings.HasPrefix(out, "uid=") {
+			t.Fatalf("%s: %q, %s", mode, out, errorText(o.Result))
+		}
+		root := strings.HasPrefix(out, "uid=0 ")
+		read := strings.Contains(out, secret)
+		switch {
+		case mode == SandboxBwrap && (root || read || strings.Contains(out, "root")):
+			t.Errorf("the sandboxed agent is root or read a root-only file: %q", out)
+		case mode == SandboxNone && os.Geteuid() == 0 && !(root && read):
+			t.Errorf("without the sandbox a root runner's agent should be root; the attack is broken: %q", out)
+		}
+	}
+}
+
+// TestSandboxHidesWritablePlaces: a host service's Unix socket in /var/tmp
+// or /dev/shm, a file in /var, /srv or another home, are out of the
+// sandboxed agent's sight; without the sandbox they are in it.
+func TestSandboxHidesWritablePlaces(t *testing.T) {
+	needBwrap(t)
+	t.Parallel()
+	var probes []string
+	for _, dir := range []string{"/var/tmp", "/dev/shm"} {
+		d, err := os.MkdirTemp(dir, "oracle-test-")
+		if err != nil {
+			continue
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		os.Chmod(d, 0o755)
+		sock := filepath.Join(d, "service.sock")
+		ln, err := net.Listen("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		os.Chmod(sock, 0o777)
+		probes = append(probes, sock)
+	}
+	if len(probes) == 0 {
+		t.Skip("neither /var/tmp nor /dev/shm is writable here")
+	}
+	script := fmt.Sprintf(`read s
+r=""; for p in %s; do if [ -S "$p" ]; then r="$r seen:$p"; else r="$r hidden:$p"; fi; done
+printf '{"type":"output","output":"%%s"}\n' "$r"`, strings.Join(probes, " "))
+	for _, mode := range []SandboxMode{SandboxBwrap, SandboxNone} {
+		o := execRun(t, ExecConfig{Command: script, Sandbox: Sandbox{Mode: mode}}, Config{})
+		out := outputText(o.Result.AgentOutput)
+		if strings.Count(out, ":") != len(probes) {
+			t.Fatalf("%s: %q, %s", mode, out, errorText(o.Result))
+		}
+		switch {
+		case mode == SandboxBwrap && strings.Contains(out, "seen:"):
+			t.Errorf("the sandboxed agent sees a host socket: %q", out)
+		case mode == SandboxNone && strings.Contains(out, "hidden:"):
+			t.Errorf("without the sandbox the agent should see the sockets; the attack is broken: %q", out)
 		}
 	}
 }

@@ -9,14 +9,27 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // Trace collects a rollout's events in order, as JSON Lines in one buffer.
 // It is safe for concurrent use. A nil *Trace keeps nothing: the rollout's
 // trace is not wanted (Config.ResultOnly).
+//
+// Each event is written without the secrets of the process (see
+// internal/secret). The trace is bounded: past MaxTraceBytes, events are
+// left out, save the runner's closing ones (agent_output, run_end,
+// verifier_result), and a trace_truncated event before those says how many,
+// so that a rollout that says too much still ends with its run folder
+// written.
 type Trace struct {
 	mu    sync.Mutex
 	clock func() time.Time
+	// size is the bytes of the events kept; limit bounds it (but for
+	// the closing events); dropped counts the events left out since the
+	// last trace_truncated
+	size, limit int
+	dropped     int
 	// buf holds the latest events; full holds the earlier ones in blocks,
 	// so that a long trace is never copied to grow
 	buf  []byte
@@ -38,9 +51,16 @@ var traceBuffers = sync.Pool{New: func() any {
 // block and a new one started.
 const traceBlock = 64 << 10
 
+// MaxTraceBytes bounds a trace but for its closing events, well below
+// what a reader of it takes (safeio.MaxBytes).
+const MaxTraceBytes = 64 << 20
+
+// closingEvents are the runner's last events, which a trace always holds.
+var closingEvents = map[string]bool{"agent_output": true, "run_end": true, "verifier_result": true}
+
 func newTrace(clock func() time.Time) *Trace {
 	bp := traceBuffers.Get().(*[]byte)
-	return &Trace{clock: clock, buf: (*bp)[:0], pooled: bp}
+	return &Trace{clock: clock, buf: (*bp)[:0], pooled: bp, limit: MaxTraceBytes}
 }
 
 // add appends an event of type typ; fields follow seq, type and at in the
@@ -54,6 +74,30 @@ func (t *Trace) add(typ string, fields ...field) {
 	if t.closed {
 		return // after Bytes (an abandoned agent's event): no one reads it
 	}
+	closing := closingEvents[typ]
+	if t.dropped > 0 && closing {
+		t.write("trace_truncated", f("droppedEvents", t.dropped), f("limitBytes", t.limit))
+		t.dropped = 0
+	}
+	start := len(t.buf)
+	t.write(typ, fields...)
+	if n := len(t.buf) - start; !closing && t.size+n > t.limit {
+		t.buf = t.buf[:start]
+		t.seq--
+		t.dropped++
+		return
+	}
+	t.size += len(t.buf) - start
+	if len(t.buf) >= traceBlock {
+		t.full = append(t.full, t.buf)
+		t.buf = make([]byte, 0, 2*traceBlock)
+	}
+}
+
+// write appends an event to t.buf, without the process's secrets; t.mu is
+// held.
+func (t *Trace) write(typ string, fields ...field) {
+	start := len(t.buf)
 	t.seq++
 	t.buf = append(t.buf, `{"seq":`...)
 	t.buf = strconv.AppendInt(t.buf, int64(t.seq), 10)
@@ -68,9 +112,12 @@ func (t *Trace) add(typ string, fields ...field) {
 		t.writeJSON(f.value)
 	}
 	t.buf = append(t.buf, "}\n"...)
-	if len(t.buf) >= traceBlock {
-		t.full = append(t.full, t.buf)
-		t.buf = make([]byte, 0, 2*traceBlock)
+	if !secret.None() {
+		// (Redact gives the line itself back when it holds no secret)
+		line := t.buf[start:]
+		if clean := secret.Redact(line); &clean[0] != &line[0] {
+			t.buf = append(t.buf[:start], clean...)
+		}
 	}
 }
 

@@ -7,7 +7,7 @@ import "sort"
 // trace never mistakes an agent's event for the runner's.
 var reservedEvents = map[string]bool{
 	"run_start": true, "tool_call": true, "tool_result": true, "agent_output": true,
-	"agent_panic": true, "run_end": true, "verifier_result": true,
+	"agent_panic": true, "run_end": true, "verifier_result": true, "trace_truncated": true,
 }
 
 // log is AgentInput.Log: it appends an agent's event with its fields in

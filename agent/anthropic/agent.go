@@ -6,20 +6,22 @@
 // description, input_schema); each tool_use block becomes a runner call,
 // answered in the next user message by a tool_result block with the
 // matching tool_use_id and is_error; the text of the first answer without
-// tool use is the final output. Every request and response goes in the
-// rollout's trace (never the API key).
+// tool use is the final output. Every request (its new messages) and
+// response goes in the rollout's trace; the key, the base URL's
+// credentials and the headers sent are secrets of the process, which no
+// artifact, trace or output holds.
 package anthropic
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 
 	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // Defaults of Config.
@@ -35,7 +37,8 @@ const (
 type Config struct {
 	Model string
 	// BaseURL is the API's base without /v1, as in Anthropic's SDKs;
-	// requests go to BaseURL + "/v1/messages".
+	// requests go to BaseURL + "/v1/messages", the query of
+	// BaseURL after the path.
 	BaseURL string
 	// APIKey is sent as x-api-key. It is never written to a trace or an
 	// artifact.
@@ -43,8 +46,9 @@ type Config struct {
 	Temperature float64
 	MaxTurns    int // 0 means DefaultMaxTurns
 	MaxTokens   int // 0 means DefaultMaxTokens
-	// API posts the requests (retries, HTTP client); its Header is set by
-	// New.
+	// API posts the requests (retries, limits, HTTP client); New adds the
+	// key and the version to its Header. Every header's value but the
+	// version is a secret, as the key is.
 	API modelapi.Client
 }
 
@@ -70,11 +74,21 @@ func New(cfg Config) (env.Agent, error) {
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
-	cfg.API.Header = http.Header{"Anthropic-Version": {Version}}
-	if cfg.APIKey != "" {
-		cfg.API.Header.Set("X-Api-Key", cfg.APIKey)
-	}
+	cfg.API = cfg.client()
+	secret.Add(cfg.API.Secrets(base)...)
 	return &agent{cfg: cfg}, nil
+}
+
+// client is cfg.API with the key and the version in its header.
+func (cfg Config) client() modelapi.Client {
+	return cfg.API.WithHeaders("Anthropic-Version", Version, "X-Api-Key", cfg.APIKey)
+}
+
+// Secrets returns the secrets of cfg, which New adds to the process's: its
+// key, the credentials in its base URL (user and password, a key in the
+// query) and the values of the headers it sends.
+func (cfg Config) Secrets() []string {
+	return modelapi.ConfigSecrets(cfg.client(), cfg.BaseURL, DefaultBaseURL, "ANTHROPIC_BASE_URL", cfg.APIKey)
 }
 
 type agent struct{ cfg Config }
@@ -127,13 +141,19 @@ func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	for _, t := range in.Tools {
 		req.Tools = append(req.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
 	}
-	url := a.cfg.BaseURL + "/v1/messages"
+	url := modelapi.Endpoint(a.cfg.BaseURL, "/v1/messages")
+	sent := 0 // messages the trace holds
 	for turn := 1; turn <= a.cfg.MaxTurns; turn++ {
 		body, err := json.Marshal(req)
 		if err != nil {
 			return nil, fmt.Errorf("anthropic %s: turn %d: request: %w", a.cfg.Model, turn, err)
 		}
-		data, err := a.cfg.API.Post(ctx, url, body, log, turn)
+		var logged any // the whole first request, then the new messages
+		if turn > 1 {
+			logged = modelapi.NewMessages[message]{From: sent, Messages: req.Messages[sent:]}
+		}
+		sent = len(req.Messages)
+		data, err := a.cfg.API.Post(ctx, modelapi.Request{URL: url, Body: body, Logged: logged, Turn: turn}, log)
 		if err != nil {
 			return nil, fmt.Errorf("anthropic %s: turn %d: %w", a.cfg.Model, turn, err)
 		}

@@ -97,4 +97,16 @@ func TestToolUseLoop(t *testing.T) {
 			t.Errorf("%s holds the API key", name)
 		}
 	}
+	// each message is logged once: the second and third requests repeat
+	// the conversation, their events hold only what is new
+	var logged []string
+	for _, line := range strings.Split(string(o.Artifacts.Trace), "\n") {
+		if strings.Contains(line, `"type":"model_request"`) && strings.Contains(line, `"body"`) {
+			logged = append(logged, line)
+		}
+	}
+	all := strings.Join(logged, "\n")
+	if n := strings.Count(all, "Looking."); n != 1 || strings.Count(all, `"input_schema"`) != 28 {
+		t.Errorf("the requests' events hold the assistant's text %d times and %d tools, want 1 and 28:\n%s", n, strings.Count(all, `"input_schema"`), all)
+	}
 }

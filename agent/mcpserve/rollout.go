@@ -13,7 +13,7 @@ import (
 
 // errSessionClosed is the agent's error when its session ends before
 // submit_answer.
-var errSessionClosed = errors.New("the MCP session closed before submit_answer")
+var errSessionClosed = errors.New("the MCP session closed before submit_answer (the client ended it, or it was idle past the server's idle timeout)")
 
 // rollout is one task's rollout in a session: a runner.Run whose agent
 // waits for the client.

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/runner"
@@ -46,6 +47,15 @@ type Config struct {
 	Report func(o *runner.Outcome, dir string, err error)
 	// Version is the server's version in the MCP handshake.
 	Version string
+	// For Streamable HTTP (Handler): MaxSessions bounds the sessions open
+	// at once (0 means DefaultMaxSessions); IdleTimeout closes a session
+	// that sent no request for that long, ending its rollout (0 means
+	// DefaultIdleTimeout; never longer than the rollout's time budget and
+	// a minute); AllowOrigins are the origins of web pages, besides the
+	// loopback host's, whose requests are served ("*" for any).
+	MaxSessions  int
+	IdleTimeout  time.Duration
+	AllowOrigins []string
 }
 
 // Server is an MCP server whose sessions are rollouts.

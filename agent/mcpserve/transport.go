@@ -2,13 +2,16 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agent-oracle/oracle/runner"
@@ -30,12 +33,126 @@ func (s *Server) ServeStdio(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
+// Defaults of Config for Streamable HTTP.
+const (
+	DefaultMaxSessions = 16
+	DefaultIdleTimeout = 10 * time.Minute
+	// MaxRequestBytes bounds the body of one HTTP request.
+	MaxRequestBytes = 32 << 20
+)
+
 // Handler returns the Streamable HTTP handler of the server: every path
-// is the MCP endpoint. An idle session is closed, and its rollout ended,
-// once the rollout's time budget has passed.
+// is the MCP endpoint. As the MCP specification requires of Streamable
+// HTTP, a request whose Origin header is present and not allowed is
+// refused with 403 (see Config.AllowOrigins), and the SDK refuses a
+// non-loopback Host on a loopback address (DNS rebinding). A new session
+// past Config.MaxSessions is refused with 503; a session idle for
+// Config.IdleTimeout is closed, and its rollout ends as a closed
+// session's does, its run folder written.
 func (s *Server) Handler() http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{SessionTimeout: s.timeout() + time.Minute})
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{SessionTimeout: s.idle(), MaxRequestBodyBytes: MaxRequestBytes})
+	var mu sync.Mutex
+	opening := 0 // requests without a session being served: new sessions
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if origin := req.Header.Get("Origin"); !OriginAllowed(origin, s.cfg.AllowOrigins) {
+			refuse(w, http.StatusForbidden, fmt.Sprintf("Forbidden: Origin %q is not allowed (a page of another site); allow it with --allow-origin", origin))
+			return
+		}
+		if req.Method != http.MethodPost || req.Header.Get("Mcp-Session-Id") != "" {
+			inner.ServeHTTP(w, req)
+			return
+		}
+		mu.Lock()
+		n := opening
+		for range s.mcp.Sessions() {
+			n++
+		}
+		if limit := s.maxSessions(); n >= limit {
+			mu.Unlock()
+			w.Header().Set("Retry-After", "10")
+			refuse(w, http.StatusServiceUnavailable, fmt.Sprintf("Service Unavailable: the server holds %d sessions, its limit (--max-sessions %d); end one (DELETE with its Mcp-Session-Id) or wait", n, limit))
+			return
+		}
+		opening++
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			opening--
+			mu.Unlock()
+		}()
+		inner.ServeHTTP(w, req)
+	})
+}
+
+// refuse answers a request with status and a JSON-RPC error without id, as
+// the MCP specification allows for a refused Origin.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "error": map[string]any{"code": -32600, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
+}
+
+// OriginAllowed reports whether a request with the Origin header origin
+// may reach the server: one without (a client that is not a browser), a
+// page of the loopback host (http or https, any port), or one of allowed
+// ("scheme://host[:port]", or "*" for any). "null" and anything that is
+// not an origin are refused.
+func OriginAllowed(origin string, allowed []string) bool {
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Path != "" || u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	if loopbackHost(u.Hostname()) {
+		return true
+	}
+	for _, a := range allowed {
+		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), u.Scheme+"://"+u.Host) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckOrigin reports what is wrong with an --allow-origin value.
+func CheckOrigin(o string) error {
+	if o == "*" {
+		return nil
+	}
+	u, err := url.Parse(strings.TrimSuffix(o, "/"))
+	if err != nil || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("--allow-origin %q: give an origin, scheme://host[:port], e.g. https://app.example.com, or * for any", o)
+	}
+	return nil
+}
+
+func loopbackHost(h string) bool {
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (s *Server) maxSessions() int {
+	if s.cfg.MaxSessions > 0 {
+		return s.cfg.MaxSessions
+	}
+	return DefaultMaxSessions
+}
+
+// idle is how long a session may go without a request: the idle timeout,
+// but never longer than the rollout's time budget and a minute.
+func (s *Server) idle() time.Duration {
+	d := s.cfg.IdleTimeout
+	if d <= 0 {
+		d = DefaultIdleTimeout
+	}
+	return min(d, s.timeout()+time.Minute)
 }
 
 func (s *Server) timeout() time.Duration {

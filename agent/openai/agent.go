@@ -7,19 +7,21 @@
 // API's function format; each tool call the model makes becomes a runner
 // call, answered by a tool message with the matching tool_call_id; the
 // first assistant message without tool calls is the final output. Every
-// request and response goes in the rollout's trace (never the API key).
+// request (its new messages) and response goes in the rollout's trace;
+// the key, the base URL's credentials and the headers sent are secrets of
+// the process, which no artifact, trace or output holds.
 package openai
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 
 	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // Defaults of Config.
@@ -32,7 +34,8 @@ const (
 type Config struct {
 	Model string
 	// BaseURL is the API's base, with its /v1 as in the OpenAI SDKs;
-	// requests go to BaseURL + "/chat/completions".
+	// requests go to BaseURL + "/chat/completions", the query of
+	// BaseURL (?api-version=…) after the path.
 	BaseURL string
 	// APIKey is sent as a bearer token when set. It is never written to a
 	// trace or an artifact.
@@ -41,8 +44,8 @@ type Config struct {
 	Seed        *int64 // sent when set
 	// MaxTurns bounds the model's turns; 0 means DefaultMaxTurns.
 	MaxTurns int
-	// API posts the requests (retries, HTTP client); its Header is set by
-	// New.
+	// API posts the requests (retries, limits, HTTP client); New adds the
+	// key to its Header. Every header's value is a secret, as the key is.
 	API modelapi.Client
 }
 
@@ -65,11 +68,25 @@ func New(cfg Config) (env.Agent, error) {
 	if cfg.MaxTurns <= 0 {
 		cfg.MaxTurns = DefaultMaxTurns
 	}
-	cfg.API.Header = http.Header{}
-	if cfg.APIKey != "" {
-		cfg.API.Header.Set("Authorization", "Bearer "+cfg.APIKey)
-	}
+	cfg.API = cfg.client()
+	secret.Add(cfg.API.Secrets(base)...)
 	return &agent{cfg: cfg}, nil
+}
+
+// client is cfg.API with the key in its header.
+func (cfg Config) client() modelapi.Client {
+	bearer := ""
+	if cfg.APIKey != "" {
+		bearer = "Bearer " + cfg.APIKey
+	}
+	return cfg.API.WithHeaders("Authorization", bearer)
+}
+
+// Secrets returns the secrets of cfg, which New adds to the process's: its
+// key, the credentials in its base URL (user and password, a key in the
+// query) and the values of the headers it sends.
+func (cfg Config) Secrets() []string {
+	return modelapi.ConfigSecrets(cfg.client(), cfg.BaseURL, DefaultBaseURL, "OPENAI_BASE_URL", cfg.APIKey)
 }
 
 type agent struct{ cfg Config }
@@ -87,8 +104,14 @@ func (a *agent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 		Temperature: a.cfg.Temperature,
 		Seed:        a.cfg.Seed,
 	}
+	sent := 0 // messages the trace holds
 	for turn := 1; turn <= a.cfg.MaxTurns; turn++ {
-		resp, err := a.complete(ctx, turn, req, log)
+		var logged any = req
+		if turn > 1 {
+			logged = modelapi.NewMessages[message]{From: sent, Messages: req.Messages[sent:]}
+		}
+		sent = len(req.Messages)
+		resp, err := a.complete(ctx, turn, req, logged, log)
 		if err != nil {
 			return nil, err
 		}

@@ -97,6 +97,21 @@ func rollout(t *testing.T, turns []turn, cfg openai.Config) (*runner.Outcome, *f
 	var waits []time.Duration
 	cfg.Model, cfg.BaseURL, cfg.APIKey = "test-model", srv.URL+"/v1", key
 	cfg.API.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	o := runTask008(t, cfg)
+	for name, data := range o.Artifacts.Files() {
+		if strings.Contains(string(data), key) {
+			t.Errorf("%s holds the API key", name)
+		}
+	}
+	if len(api.turns) > 0 {
+		t.Errorf("%d scripted turns left unused", len(api.turns))
+	}
+	return o, api, waits
+}
+
+// runTask008 rolls the openai agent of cfg through crm TASK-008.
+func runTask008(t *testing.T, cfg openai.Config) *runner.Outcome {
+	t.Helper()
 	agent, err := openai.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -109,19 +124,11 @@ func rollout(t *testing.T, turns []turn, cfg openai.Config) (*runner.Outcome, *f
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:test-model"})
+	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:" + cfg.Model})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, data := range o.Artifacts.Files() {
-		if strings.Contains(string(data), key) {
-			t.Errorf("%s holds the API key", name)
-		}
-	}
-	if len(api.turns) > 0 {
-		t.Errorf("%d scripted turns left unused", len(api.turns))
-	}
-	return o, api, waits
+	return o
 }
 
 const disqualify = `{"actorUserId":"USR-002","leadId":"LEAD-007","status":"disqualified","disqualifyReason":"Student research project, no buying intent"}`

@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/agent-oracle/oracle/agent/internal/modelapi"
 )
 
 // complete posts one turn through the API client, which retries and logs.
-func (a *agent) complete(ctx context.Context, turn int, req chatRequest, log func(string, map[string]any)) (*chatResponse, error) {
+// The trace records logged of the request.
+func (a *agent) complete(ctx context.Context, turn int, req chatRequest, logged any, log func(string, map[string]any)) (*chatResponse, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("openai %s: turn %d: request: %w", a.cfg.Model, turn, err)
 	}
-	data, err := a.cfg.API.Post(ctx, a.cfg.BaseURL+"/chat/completions", body, log, turn)
+	data, err := a.cfg.API.Post(ctx, modelapi.Request{URL: modelapi.Endpoint(a.cfg.BaseURL, "/chat/completions"), Body: body, Logged: logged, Turn: turn}, log)
 	if err != nil {
 		return nil, fmt.Errorf("openai %s: turn %d: %w", a.cfg.Model, turn, err)
 	}

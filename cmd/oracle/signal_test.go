@@ -14,12 +14,13 @@ import (
 	"time"
 )
 
-// TestSignalsStopLikeInterrupt sends SIGINT, SIGTERM (a CI cancel,
-// timeout(1)) and SIGHUP to a real oracle process while an exec agent
-// runs: each cancels the command, which exits 2 and leaves neither the
-// agent's process nor its temporary folder behind.
+// TestSignalsStopLikeInterrupt sends each signal that ends a Go program
+// from outside, SIGINT, SIGTERM (a CI cancel, timeout(1)), SIGHUP, SIGQUIT
+// (Ctrl-\) and SIGABRT (a watchdog), to a real oracle process while an exec
+// agent runs: each cancels the command, which exits 2 and leaves neither
+// the agent's process nor its temporary folder behind.
 func TestSignalsStopLikeInterrupt(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGABRT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir, tmp := t.TempDir(), t.TempDir()
 			pidFile := filepath.Join(dir, "agent.pid")

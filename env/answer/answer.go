@@ -15,9 +15,11 @@ import (
 // words k/thousand, m/million, bn/billion ("$1.2M" is 1200000). A minus sign
 // counts only where it starts a number, so "2026-06-30" is 2026, 6 and 30,
 // and digits inside a word or an id ("OPP-005", "Q3", "[DOC-2]") are not
-// numbers. Only ASCII digits are read. Every result is finite.
+// numbers. Only ASCII digits are read. Every result is finite. ANSI
+// escape sequences (colours, cursor movement, window titles) are ignored:
+// the text reads as a terminal shows it.
 func NumbersIn(text string) []float64 {
-	r := []rune(text)
+	r := []rune(plain(text))
 	var out []float64
 	for i := 0; i < len(r); {
 		if !isDigit(r[i]) {
@@ -119,8 +121,9 @@ func StatesNumber(text string, value, tolerance float64) bool {
 
 // Names reports whether text names name: the words of name appear together,
 // whole, in that order or as "Last, First", ignoring case, accents being kept,
-// runs of white space and punctuation between words, and a possessive
-// ("Oskar Pelletier's deals" names Oskar Pelletier). To match many names
+// runs of white space and punctuation between words, ANSI escape sequences
+// (as NumbersIn does), and a possessive ("Oskar Pelletier's deals" names
+// Oskar Pelletier). To match many names
 // against one text, fold it once with Fold.
 func Names(text, name string) bool { return Fold(text).Names(name) }
 
@@ -136,8 +139,9 @@ type Text struct {
 	words []string
 }
 
-// Fold reads text into the words names are matched against.
-func Fold(text string) Text { return Text{words: appendFold(nil, text)} }
+// Fold reads text into the words names are matched against, ignoring ANSI
+// escape sequences as NumbersIn does.
+func Fold(text string) Text { return Text{words: appendFold(nil, plain(text))} }
 
 // Names reports whether the text names name, as Names does. It allocates
 // nothing for an ASCII name of up to eight words.
@@ -219,6 +223,7 @@ func sameWord(h, w string) bool {
 // as fold reads them but still in their case (substrings of name, so nothing
 // is allocated), compared with sameWord; otherwise its folded words.
 func nameWords(dst []string, name string) []string {
+	name = plain(name)
 	for i := 0; i < len(name); i++ {
 		if name[i] >= utf8.RuneSelf {
 			return appendFold(dst, name)
@@ -411,7 +416,7 @@ var hedgeWords = map[string]bool{"or": true, "either": true, "maybe": true, "per
 // Combine it with the competing values the task allows, so that context
 // ("next is Oskar with 2") stays allowed.
 func Hedges(text string) bool {
-	for _, w := range appendFold(nil, text) {
+	for _, w := range appendFold(nil, plain(text)) {
 		if hedgeWords[w] {
 			return true
 		}

@@ -9,5 +9,7 @@
 // reading in one package means a fix to it reaches every environment at once,
 // and a verifier's checks differ only in what they expect, never in how they
 // parse. The helpers are pure functions of their arguments: no state, no
-// locale, ASCII digits only.
+// locale, ASCII digits only. They read a text as a terminal shows it: ANSI
+// escape sequences (colours, cursor movement, window titles; ECMA-48 control
+// sequences and strings in their 7-bit and 8-bit forms) are not part of it.
 package answer

@@ -31,6 +31,7 @@ var referenceApostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u
 // referenceNames and referenceDoesNotName are Names and DoesNotName as they
 // were first written, folding the text again for every name.
 func referenceNames(text, name string) bool {
+	text, name = plain(text), plain(name)
 	words := referenceFold(name)
 	if len(words) == 0 {
 		return false
@@ -59,6 +60,7 @@ func referenceDoesNotName(text, name string) bool {
 	if referenceNames(text, name) {
 		return false
 	}
+	text, name = plain(text), plain(name)
 	words := referenceFold(name)
 	if len(words) >= 2 {
 		return !referenceContainsRun(referenceFold(text), words[len(words)-1:])

@@ -25,3 +25,15 @@ func open(path string, noFollow bool) (*os.File, error) {
 
 // OpenFlagsNoFollow is 0 where there is no O_NOFOLLOW; callers Lstat first.
 const OpenFlagsNoFollow = 0
+
+// openAny opens a folder or a regular file at path, following a symlink.
+func openAny(path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() && !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return os.Open(path)
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -60,7 +61,7 @@ func Load(fsys fs.FS) ([]File, error) {
 	sort.Strings(names)
 	files := make([]File, 0, len(names))
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+		data, err := safeio.ReadFS(fsys, name)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}

@@ -1,21 +1,26 @@
 // Package modelapi posts a model agent's requests to a model provider's
 // HTTP API: retries with backoff on 429 and 5xx answers (honouring
 // Retry-After, bounded, cancelled with the rollout), the API's message for
-// an error no retry will change, and every request and response logged to
-// the rollout's trace without the headers that carry the key.
+// an error no retry will change, bounded requests and responses, and every
+// request and response logged to the rollout's trace without the headers
+// and credentials, which are secrets of the process (Secrets).
 package modelapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // Defaults of Client.
@@ -24,23 +29,31 @@ const (
 	// MaxRetryWait bounds one wait between retries, whatever Retry-After
 	// asks.
 	MaxRetryWait = 60 * time.Second
+	// DefaultMaxRequest bounds a request's body, which holds the whole
+	// conversation: a conversation that outgrows it ends the rollout.
+	DefaultMaxRequest = 16 << 20
+	// DefaultMaxResponse bounds a response body read from the API.
+	DefaultMaxResponse = 32 << 20
 )
 
-// maxBody bounds a response body read from the API.
-const maxBody = 32 << 20
+// maxLoggedError bounds the body of an error answer in the trace.
+const maxLoggedError = 64 << 10
 
 // Client posts JSON requests to one API.
 type Client struct {
 	// HTTP makes the requests; nil means a client with a 10-minute
 	// timeout per request.
 	HTTP *http.Client
-	// Header is sent with every request (the key goes here); it is never
-	// logged.
+	// Header is sent with every request (the key goes here). Its values
+	// are secrets (see Secrets), never written anywhere.
 	Header http.Header
 	// MaxRetries bounds the retries of one request on 429 and 5xx answers
 	// and failed connections; 0 means DefaultMaxRetries, a negative value
 	// none.
 	MaxRetries int
+	// MaxRequest and MaxResponse bound the bytes of a request and of a
+	// response; 0 means DefaultMaxRequest and DefaultMaxResponse.
+	MaxRequest, MaxResponse int
 	// Sleep waits between retries; nil waits d or until ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
@@ -48,11 +61,40 @@ type Client struct {
 // Log appends an event to the rollout's trace (env.AgentInput.Log).
 type Log func(typ string, fields map[string]any)
 
-// Post posts body to url and returns the body of a 200 answer. It logs each
-// attempt as model_request and model_response events of turn. An error
-// answer other than 429 and 5xx, or one that is still one after the
-// retries, is an error with the status and the API's message.
-func (c Client) Post(ctx context.Context, url string, body []byte, log Log, turn int) ([]byte, error) {
+// Request is one request of a conversation.
+type Request struct {
+	URL  string // the endpoint, as Endpoint makes it
+	Body []byte // the JSON sent
+	// Logged is what the trace records of the body; nil records Body. A
+	// conversation's later requests repeat every earlier message, so an
+	// agent logs the whole first request and then the new messages only
+	// (NewMessages): the trace grows with the conversation, not with its
+	// square.
+	Logged any
+	Turn   int
+}
+
+// NewMessages is what the trace records of a request after the first:
+// the messages it adds to those sent before, the first of them being
+// message From of the conversation.
+type NewMessages[M any] struct {
+	From     int `json:"messagesFrom"`
+	Messages []M `json:"messages"`
+}
+
+// Post posts the request and returns the body of a 200 answer. It logs
+// each attempt as model_request and model_response events of the request's
+// turn, the request's logged body with the first attempt. An error answer
+// other than 429 and 5xx, or one that is still one after the retries, is
+// an error with the status and the API's message; so is a request over
+// MaxRequest (the conversation has grown too long) and a response over
+// MaxResponse, which is not retried: each retry is a paid call.
+//
+// The values of the headers and the credentials of the URL are added to the
+// process's secrets (internal/secret) before anything is logged, so no
+// writer of the rollout writes them, however the API echoes them back.
+func (c Client) Post(ctx context.Context, req Request, log Log) ([]byte, error) {
+	secret.Add(c.Secrets(req.URL)...)
 	retries := c.MaxRetries
 	if retries == 0 {
 		retries = DefaultMaxRetries
@@ -61,9 +103,21 @@ func (c Client) Post(ctx context.Context, url string, body []byte, log Log, turn
 	if sleep == nil {
 		sleep = wait
 	}
+	shown := shownURL(req.URL)
+	if limit := cmp.Or(c.MaxRequest, DefaultMaxRequest); len(req.Body) > limit {
+		return nil, fmt.Errorf("the conversation has grown to %d bytes, over the limit of %d bytes a request may have; it ends here (give the model fewer turns with --model-max-turns, or tools shorter outputs)", len(req.Body), limit)
+	}
+	logged := req.Logged
+	if logged == nil {
+		logged = json.RawMessage(req.Body)
+	}
 	for attempt := 1; ; attempt++ {
-		log("model_request", map[string]any{"turn": turn, "attempt": attempt, "url": url, "body": json.RawMessage(body)})
-		data, err := c.post(ctx, url, body, log, turn, attempt)
+		fields := map[string]any{"turn": req.Turn, "attempt": attempt, "url": shown}
+		if attempt == 1 {
+			fields["body"] = logged
+		}
+		log("model_request", fields)
+		data, err := c.post(ctx, req, shown, log, attempt)
 		if err == nil {
 			return data, nil
 		}
@@ -94,10 +148,10 @@ type failure struct {
 func (f *failure) Error() string { return f.msg }
 
 // post makes one request; its failures are *failure.
-func (c Client) post(ctx context.Context, url string, body []byte, log Log, turn, attempt int) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+func (c Client) post(ctx context.Context, r Request, shown string, log Log, attempt int) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(r.Body))
 	if err != nil {
-		return nil, &failure{msg: err.Error()}
+		return nil, &failure{msg: hideURL(err, r.URL, shown).Error()}
 	}
 	for k, v := range c.Header {
 		req.Header[k] = v
@@ -109,22 +163,32 @@ func (c Client) post(ctx context.Context, url string, body []byte, log Log, turn
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		log("model_response", map[string]any{"turn": turn, "attempt": attempt, "error": err.Error()})
-		return nil, &failure{msg: err.Error(), retry: true}
+		msg := hideURL(err, r.URL, shown).Error()
+		log("model_response", map[string]any{"turn": r.Turn, "attempt": attempt, "error": msg})
+		return nil, &failure{msg: msg, retry: true}
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
-	if err == nil && len(data) > maxBody {
-		err = fmt.Errorf("response larger than %d bytes", maxBody)
-	}
+	limit := cmp.Or(c.MaxResponse, DefaultMaxResponse)
+	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
-		log("model_response", map[string]any{"turn": turn, "attempt": attempt, "status": resp.StatusCode, "error": err.Error()})
+		log("model_response", map[string]any{"turn": r.Turn, "attempt": attempt, "status": resp.StatusCode, "error": err.Error()})
 		return nil, &failure{msg: err.Error(), retry: true}
 	}
-	fields := map[string]any{"turn": turn, "attempt": attempt, "status": resp.StatusCode}
-	if json.Valid(data) {
+	if len(data) > limit {
+		// not retried: the next answer would most likely be as large,
+		// and each retry is a paid call
+		msg := fmt.Sprintf("%s: the response is larger than the limit of %d bytes", resp.Status, limit)
+		log("model_response", map[string]any{"turn": r.Turn, "attempt": attempt, "status": resp.StatusCode, "error": msg})
+		return nil, &failure{msg: msg}
+	}
+	fields := map[string]any{"turn": r.Turn, "attempt": attempt, "status": resp.StatusCode}
+	switch {
+	case resp.StatusCode != http.StatusOK && len(data) > maxLoggedError:
+		fields["body"] = strings.ToValidUTF8(string(data[:maxLoggedError]), "\uFFFD") + "…"
+		fields["bodyBytes"] = len(data)
+	case json.Valid(data):
 		fields["body"] = json.RawMessage(data)
-	} else {
+	default:
 		fields["body"] = string(data)
 	}
 	log("model_response", fields)
@@ -205,13 +269,33 @@ const SystemPrompt = "You are an agent working on a task through the tools you a
 	"Call tools as you need them. When you are done, reply with your final answer as plain text, without a tool call."
 
 // BaseURL checks a base URL read from the variable named by variable,
-// defaulting to def, and returns it without a trailing slash.
+// defaulting to def, and returns it without a trailing slash on its path.
+// Its query (?api-version=…) is kept: Endpoint puts it after the path.
+// The error of a URL that is not one never shows its credentials.
 func BaseURL(raw, def, variable string) (string, error) {
 	if raw == "" {
 		raw = def
 	}
-	if !strings.HasPrefix(raw, "http://") && !strings.HasPrefix(raw, "https://") {
-		return "", fmt.Errorf("%s %q: give an http:// or https:// URL, e.g. %s", variable, raw, def)
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s %q: give an http:// or https:// URL, e.g. %s", variable, hideUserinfo(raw), def)
 	}
-	return strings.TrimRight(raw, "/"), nil
+	u.Fragment, u.RawFragment = "", ""
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
+	return u.String(), nil
+}
+
+// Endpoint is the URL of path (e.g. "/chat/completions") under a base URL
+// BaseURL returned: the path after the base's, its query kept.
+func Endpoint(base, path string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base + path
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + path
+	if u.RawPath != "" {
+		u.RawPath = strings.TrimRight(u.RawPath, "/") + path
+	}
+	return u.String()
 }

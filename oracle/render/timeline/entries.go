@@ -321,10 +321,17 @@ func (t *timeline) event(ev *Event) entry {
 		e.Kind, e.Title = "model", "model request"
 		meta("turn %s", "turn")
 		meta("attempt %s", "attempt")
+		// a later request logs only the messages it adds, the first of
+		// them message messagesFrom of the conversation
 		var body struct {
+			From     *int              `json:"messagesFrom"`
 			Messages []json.RawMessage `json:"messages"`
 		}
-		if json.Unmarshal(ev.Fields["body"], &body) == nil && body.Messages != nil {
+		switch {
+		case json.Unmarshal(ev.Fields["body"], &body) != nil || body.Messages == nil:
+		case body.From != nil && *body.From >= 0:
+			e.Meta = append(e.Meta, fmt.Sprintf("%d messages, %d new", *body.From+len(body.Messages), len(body.Messages)))
+		default:
 			e.Meta = append(e.Meta, fmt.Sprintf("%d messages", len(body.Messages)))
 		}
 		val("url", "url")
