@@ -49,7 +49,7 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport) {
 	for _, e := range envs {
 		fmt.Fprintln(w)
 		if len(e.unstable) > 0 {
-			fmt.Fprintf(w, "%s: no redaction makes the runs agree (%s): fix the environment (docs/redaction.md)\n",
+			fmt.Fprintf(w, "%s: no redaction makes the runs agree (%s): they differ in their shape, not only in values; fix the environment, or stop freezing the artifact (the manifest's \"baselines\"; docs/redaction.md)\n",
 				s.Bad(e.name), strings.Join(e.unstable, ", "))
 		}
 		if len(e.rules) == 0 {

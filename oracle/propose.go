@@ -18,8 +18,11 @@ type Proposal struct {
 	Rules []redact.Rule `json:"rules"`
 	// Stable reports whether the runs agree once the rules are added. It
 	// is false when they differ in their shape (a value only one has, an
-	// array of another length) too high up for a rule to keep the rest:
-	// then no redaction helps, and the environment is the place to fix.
+	// array of another length) too high up for a rule to keep the rest,
+	// the whole artifact included: then no redaction helps, and the
+	// environment is the place to fix (or the artifact is not to be
+	// frozen, see the manifest's "baselines"). Rules are then only those
+	// that keep something.
 	Stable bool `json:"stable"`
 	// Manifest is the environment's manifest in the project, whose
 	// "redact" list the rules go in; unless InCode: the environment
@@ -46,8 +49,14 @@ func propose(c Case, fresh *freshRuns) *Proposal {
 			p.Stable = false // a run without the file, or one the rules cannot redact
 			continue
 		}
-		p.Rules = append(p.Rules, got.Rules...)
 		p.Stable = p.Stable && got.Stable
+		for _, r := range got.Rules {
+			if r.Path == "" {
+				p.Stable = false // a rule that hides the whole artifact keeps nothing to compare
+				continue
+			}
+			p.Rules = append(p.Rules, r)
+		}
 	}
 	return p
 }

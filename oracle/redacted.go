@@ -33,8 +33,9 @@ type Redacted struct {
 type RedactedValue struct {
 	File    string `json:"file"`
 	Pointer string `json:"pointer"`
-	// Rules name the rules that redacted it: redact[2] (calls /*/output/id).
-	Rules []string `json:"rules"`
+	// Rules are the rules that redacted it, by index in the environment's
+	// list (redact[2]).
+	Rules []int `json:"rules"`
 	// First is the value in the first run; Later, when a later run held it
 	// otherwise, the value there; Value is what both are redacted to.
 	First string `json:"first"`
@@ -49,8 +50,9 @@ type RedactedValue struct {
 // Differences with the same note are one note: Count of them, at Pointers
 // (the first few).
 type RedactionNote struct {
-	Cause    string   `json:"cause"`
-	Rules    []string `json:"rules,omitempty"`
+	Cause string `json:"cause"`
+	// Rules are the rules that take part, by index; Note names them.
+	Rules    []int    `json:"rules,omitempty"`
 	Note     string   `json:"note"`
 	Count    int      `json:"count"`
 	Pointers []string `json:"pointers"`
@@ -94,12 +96,12 @@ func (r *runRedaction) report(show bool) *Redacted {
 		shown := map[string]bool{}
 		for _, h := range r.hidden[name] {
 			shown[h.Pointer] = true
-			add(RedactedValue{File: name, Pointer: h.Pointer, Rules: r.names(h.Rules),
+			add(RedactedValue{File: name, Pointer: h.Pointer, Rules: h.Rules,
 				First: cut(h.Old), Later: cut(h.New), Value: cut(h.Value)})
 		}
 		for _, p := range r.places[name] {
 			if !shown[p.Pointer] {
-				add(RedactedValue{File: name, Pointer: p.Pointer, Rules: r.names(p.Rules), First: cut(p.Raw), Value: cut(p.Value)})
+				add(RedactedValue{File: name, Pointer: p.Pointer, Rules: p.Rules, First: cut(p.Raw), Value: cut(p.Value)})
 			}
 		}
 	}

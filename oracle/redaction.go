@@ -118,7 +118,7 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote
 		i, ok := at[text]
 		if !ok {
 			i, at[text] = len(notes), len(notes)
-			notes = append(notes, RedactionNote{Cause: string(d.Cause), Rules: r.names(d.Rules), Note: text})
+			notes = append(notes, RedactionNote{Cause: string(d.Cause), Rules: d.Rules, Note: text})
 		}
 		n := &notes[i]
 		n.Count++
@@ -127,18 +127,6 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote
 		}
 	}
 	return notes, nil
-}
-
-// names names rules by index, as a report line does.
-func (r *runRedaction) names(rules []int) []string {
-	if len(rules) == 0 {
-		return nil
-	}
-	out := make([]string, len(rules))
-	for i, k := range rules {
-		out[i] = r.rules.Name(k)
-	}
-	return out
 }
 
 // Diverges says where the artifacts of run (later) first differ from those

@@ -31,7 +31,11 @@ func redactedNote(cr *oracle.CaseReport) string {
 	case *r.Differ == 0:
 		return values + ", none differ between runs"
 	}
-	return fmt.Sprintf("%d redacted %s between runs (%s)", *r.Differ, plural(*r.Differ, "value differs", "values differ"), values)
+	differ := fmt.Sprintf("%d redacted %s between runs", *r.Differ, plural(*r.Differ, "value differs", "values differ"))
+	if *r.Differ == r.Values {
+		return differ
+	}
+	return fmt.Sprintf("%s, of %d redacted", differ, r.Values)
 }
 
 // withRedactedNote adds the redaction count of cr to a case's note.
@@ -66,7 +70,7 @@ func redactionLines(f *oracle.FileDiff) []string {
 		if more := n.Count - len(n.Pointers); more > 0 {
 			where += fmt.Sprintf(" and %d more", more)
 		}
-		out = append(out, fmt.Sprintf("redaction: %s, at %s", n.Note, where))
+		out = append(out, fmt.Sprintf("redaction at %s: %s", where, n.Note))
 	}
 	return out
 }
@@ -85,7 +89,11 @@ func shownLines(cr *oracle.CaseReport) []string {
 		if v.Later != "" {
 			value += " → " + v.Later
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s, redacted to %s by %s", v.File, v.Pointer, value, v.Value, strings.Join(v.Rules, ", ")))
+		rules := make([]string, len(v.Rules))
+		for i, k := range v.Rules {
+			rules[i] = fmt.Sprintf("redact[%d]", k)
+		}
+		out = append(out, fmt.Sprintf("%s %s: %s, redacted to %s by %s", v.File, v.Pointer, value, v.Value, strings.Join(rules, ", ")))
 	}
 	if r.More > 0 {
 		out = append(out, fmt.Sprintf("and %d more", r.More))
@@ -107,7 +115,7 @@ func writeTextShown(w io.Writer, cr *oracle.CaseReport, indent string, c Colors)
 	if len(lines) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%sredacted values (%s):\n", indent, redactedNote(cr))
+	fmt.Fprintf(w, "%sredacted values:\n", indent)
 	for _, line := range lines {
 		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Dim, "·"), line)
 	}
