@@ -15,7 +15,8 @@ func checkCommand(envs Environments) *cli.Command {
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
 		Description: "Runs every selected case (environment × regression agent × task) and compares its artifacts\n" +
 			"(result.json, state-diff.json, calls.json; see --artifacts) with the baselines in .silo/baselines\n" +
-			"byte for byte. Never writes a baseline.\n" +
+			"byte for byte, once redacted by each environment's \"redact\" rules (docs/redaction.md). Never\n" +
+			"writes a baseline.\n" +
 			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
 			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
 			"refuses an incomplete set of shards.\n" +

@@ -72,7 +72,9 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport) {
 			fmt.Fprintf(w, "(the rules cannot be written: %v)\n", err)
 			continue
 		}
-		w.Write(data)
+		for line := range strings.Lines(string(data)) {
+			io.WriteString(w, canon.Visible(strings.TrimSuffix(line, "\n"))+"\n")
+		}
 	}
 }
 
@@ -97,7 +99,7 @@ func goRule(r redact.Rule) string {
 // goString quotes s as Go source, in backquotes when it has backslashes
 // and can be.
 func goString(s string) string {
-	if strings.Contains(s, `\`) && !strings.ContainsAny(s, "`\n\r") && strconv.CanBackquote(s) {
+	if strings.Contains(s, `\`) && strconv.CanBackquote(s) && canon.Visible(s) == s {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)

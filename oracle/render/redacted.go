@@ -5,8 +5,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/oracle"
 )
+
+// escaped is the text of a redacted value or place, which tools and agents
+// wrote, with what a terminal could act on written as an escape.
+func escaped(s string) string { return canon.Visible(s) }
 
 // What a report says of redaction (docs/redaction.md): each case whose
 // environment redacts volatile fields counts the values redacted and those
@@ -66,7 +71,11 @@ func redactedSummary(r *oracle.Report, o Options) string {
 func redactionLines(f *oracle.FileDiff) []string {
 	var out []string
 	for _, n := range f.Redactions {
-		where := strings.Join(n.Pointers, ", ")
+		pointers := make([]string, len(n.Pointers))
+		for i, p := range n.Pointers {
+			pointers[i] = escaped(p)
+		}
+		where := strings.Join(pointers, ", ")
 		if more := n.Count - len(n.Pointers); more > 0 {
 			where += fmt.Sprintf(" and %d more", more)
 		}
@@ -85,15 +94,15 @@ func shownLines(cr *oracle.CaseReport) []string {
 	}
 	out := make([]string, 0, len(r.Shown)+1)
 	for _, v := range r.Shown {
-		value := v.First
+		value := escaped(v.First)
 		if v.Later != "" {
-			value += " → " + v.Later
+			value += " → " + escaped(v.Later)
 		}
 		rules := make([]string, len(v.Rules))
 		for i, k := range v.Rules {
 			rules[i] = fmt.Sprintf("redact[%d]", k)
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s, redacted to %s by %s", v.File, v.Pointer, value, v.Value, strings.Join(rules, ", ")))
+		out = append(out, fmt.Sprintf("%s %s: %s, redacted to %s by %s", escaped(v.File), escaped(v.Pointer), value, escaped(v.Value), strings.Join(rules, ", ")))
 	}
 	if r.More > 0 {
 		out = append(out, fmt.Sprintf("and %d more", r.More))

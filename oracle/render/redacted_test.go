@@ -108,3 +108,20 @@ func TestOtherFormatsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactedLinesAreEscaped: the values and places a redaction line
+// shows come from tools and agents; what a terminal would act on is
+// written as an escape.
+func TestRedactedLinesAreEscaped(t *testing.T) {
+	cr := &oracle.CaseReport{Redacted: &oracle.Redacted{Values: 1, Shown: []oracle.RedactedValue{
+		{File: "calls.json", Pointer: "/0/output/\x1b]0;x\x07", Rules: []int{0}, First: "\"\x1b[2J\"", Value: `"[redacted: string]"`}}}}
+	for _, line := range shownLines(cr) {
+		if strings.ContainsAny(line, "\x1b\x07") {
+			t.Errorf("a shown line holds a control character: %q", line)
+		}
+	}
+	f := &oracle.FileDiff{Redactions: []oracle.RedactionNote{{Note: "n", Count: 1, Pointers: []string{"/\x1b[1m"}}}}
+	if lines := redactionLines(f); len(lines) != 1 || strings.Contains(lines[0], "\x1b") {
+		t.Errorf("redaction lines %q", lines)
+	}
+}
