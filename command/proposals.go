@@ -1,8 +1,12 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,8 +18,9 @@ import (
 
 // printProposals prints, for each environment with refused cases, the
 // redaction rules record proposes to make their runs agree, ready to paste
-// where the environment declares its rules, or that no rule can.
-func printProposals(w io.Writer, s *style, rep *oracle.RecordReport) {
+// where the environment declares its rules, or that no rule can. project
+// is the project's folder, where a manifest to make is said to be missing.
+func printProposals(w io.Writer, s *style, rep *oracle.RecordReport, project string) {
 	type envProposal struct {
 		name     string
 		rules    []redact.Rule
@@ -56,6 +61,9 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport) {
 			continue
 		}
 		where := fmt.Sprintf("the \"redact\" list of %s", e.manifest)
+		if _, err := os.Lstat(filepath.Join(project, filepath.FromSlash(e.manifest))); errors.Is(err, fs.ErrNotExist) {
+			where += ` (a file to make, with "name", "entrypoint" and "tools" besides: docs/redaction.md)`
+		}
 		if e.inCode {
 			where = "the Redact list of " + e.name + "'s Definition"
 		}

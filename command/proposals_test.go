@@ -2,6 +2,8 @@ package command
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,8 +24,9 @@ func plainStyle() *style {
 // TestPrintProposals: the rules proposed for the refused cases of an
 // environment come as one list, each rule once, to paste into its
 // manifest or, when it declares its rules in code, as Go; an environment
-// whose runs no rule makes agree is told to fix it; what an agent wrote
-// into a path reaches the terminal escaped.
+// whose runs no rule makes agree is told to fix it, one without a manifest
+// that it has one to make; what an agent wrote into a path reaches the
+// terminal escaped.
 func TestPrintProposals(t *testing.T) {
 	id := redact.Whole("calls", "/*/output/id")
 	at := redact.Match("calls", "/*/output/at", `[0-9]+\.[0-9]+`, "[n]")
@@ -35,9 +38,13 @@ func TestPrintProposals(t *testing.T) {
 		{Case: "a/solver/TASK-003", Status: oracle.RecordWrote},
 		{Case: "b/solver/TASK-001", Status: oracle.RecordRefused, Proposal: &oracle.Proposal{Rules: []redact.Rule{at}, Stable: true, InCode: true}},
 		{Case: "c/solver/TASK-001", Status: oracle.RecordRefused, Proposal: &oracle.Proposal{Rules: []redact.Rule{}, Manifest: "x"}},
+		{Case: "d/solver/TASK-001", Status: oracle.RecordRefused, Proposal: &oracle.Proposal{Rules: []redact.Rule{id}, Stable: true, Manifest: ".silo/environments/d/silo.environment.json"}},
 	}}
 	var out bytes.Buffer
-	printProposals(&out, plainStyle(), rep)
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".silo", "environments", "a"), 0o755)
+	os.WriteFile(filepath.Join(project, manifest), []byte("{}"), 0o644)
+	printProposals(&out, plainStyle(), rep, project)
 	want := `
 a: the runs agree with these redactions; nothing is applied. Read them first (a value that differs between runs may be one the gate should check), then add them to the "redact" list of .silo/environments/a/silo.environment.json:
 [
@@ -61,6 +68,14 @@ b: the runs agree with these redactions; nothing is applied. Read them first (a 
 	env.RedactMatch("calls", "/*/output/at", ` + "`[0-9]+\\.[0-9]+`" + `, "[n]"),
 
 c: no redaction makes the runs agree (c/solver/TASK-001): they differ in their shape, not only in values; fix the environment, or stop freezing the artifact (the manifest's "baselines"; docs/redaction.md)
+
+d: the runs agree with these redactions; nothing is applied. Read them first (a value that differs between runs may be one the gate should check), then add them to the "redact" list of .silo/environments/d/silo.environment.json (a file to make, with "name", "entrypoint" and "tools" besides: docs/redaction.md):
+[
+  {
+    "artifact": "calls",
+    "path": "/*/output/id"
+  }
+]
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("proposals (-want +got):\n%s", diff)

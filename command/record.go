@@ -66,7 +66,7 @@ func recordCommand(envs Environments) *cli.Command {
 					return err
 				}
 			} else {
-				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
+				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep, projectDir(c))
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
@@ -81,7 +81,7 @@ func recordCommand(envs Environments) *cli.Command {
 	}
 }
 
-func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
+func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string) {
 	width := 9 // the status column fits the longest status listed
 	for _, rc := range rep.Cases {
 		width = max(width, len(rc.Status))
@@ -115,7 +115,7 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		}
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
-	printProposals(w, s, rep)
+	printProposals(w, s, rep, project)
 	parts := []string{
 		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),
 		fmt.Sprintf("%d kept", rep.Count(oracle.RecordKept)),
