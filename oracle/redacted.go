@@ -19,10 +19,11 @@ type Redacted struct {
 	// which holds the redacted values, what each was is not known. Being
 	// volatile, it may differ from one check to the next.
 	Differ *int `json:"differ,omitempty"`
-	// Shown lists the redacted values, those that differ first, when the
-	// check was asked to show them (Options.ShowRedacted); at most
-	// MaxShownValues, More counts the rest. A report folder never holds
-	// them: they are the values the environment declared volatile.
+	// Shown lists the redacted values, in the order of the files and of
+	// each file, when the check was asked to show them
+	// (Options.ShowRedacted); at most MaxShownValues, More counts the rest.
+	// A report folder never holds them: they are the values the
+	// environment declared volatile.
 	Shown []RedactedValue `json:"shown,omitempty"`
 	More  int             `json:"more,omitempty"`
 }
@@ -85,23 +86,35 @@ func (r *runRedaction) report(show bool) *Redacted {
 	if !show {
 		return out
 	}
-	add := func(v RedactedValue) {
+	// room reports whether another value is shown, and counts it in More
+	// when it is not
+	room := func() bool {
 		if len(out.Shown) < MaxShownValues {
-			out.Shown = append(out.Shown, v)
-		} else {
-			out.More++
+			return true
 		}
+		out.More++
+		return false
 	}
 	for _, name := range fileOrder(r.places, r.hidden) {
-		shown := map[string]bool{}
-		for _, h := range r.hidden[name] {
-			shown[h.Pointer] = true
-			add(RedactedValue{File: name, Pointer: h.Pointer, Rules: h.Rules,
-				First: cut(h.Old), Later: cut(h.New), Value: cut(h.Value)})
-		}
+		// the values the first run redacted, each with what a later run
+		// held there when it differed, then those only a later run's
+		// rules redacted
+		at, shown := r.hiddenAt[name], map[string]bool{}
 		for _, p := range r.places[name] {
-			if !shown[p.Pointer] {
-				add(RedactedValue{File: name, Pointer: p.Pointer, Rules: p.Rules, First: cut(p.Raw), Value: cut(p.Value)})
+			i, differs := at[p.Pointer]
+			shown[p.Pointer] = differs
+			if !room() {
+				continue
+			}
+			v := RedactedValue{File: name, Pointer: p.Pointer, Rules: p.Rules, First: cut(p.Raw), Value: cut(p.Value)}
+			if differs {
+				v.Later = cut(r.hidden[name][i].New)
+			}
+			out.Shown = append(out.Shown, v)
+		}
+		for _, h := range r.hidden[name] {
+			if _, done := shown[h.Pointer]; !done && room() {
+				out.Shown = append(out.Shown, RedactedValue{File: name, Pointer: h.Pointer, Rules: h.Rules, First: cut(h.Old), Later: cut(h.New), Value: cut(h.Value)})
 			}
 		}
 	}

@@ -59,8 +59,10 @@ type runRedaction struct {
 	places map[string][]redact.Place
 	// hidden are the values that differ between the first run and a
 	// later one only where the rules redact them alike, by file, each
-	// place once (as the first later run to differ there has it).
-	hidden map[string][]redact.Hidden
+	// place once (as the first later run to differ there has it), in the
+	// order they were found; hiddenAt indexes them by file and pointer.
+	hidden   map[string][]redact.Hidden
+	hiddenAt map[string]map[string]int
 	// runs is how many runs were compared.
 	runs int
 }
@@ -78,17 +80,22 @@ func (r *runRedaction) compare(first, later baseline.Entry, files []string) erro
 		if err != nil {
 			return err
 		}
-	next:
+		if len(cmp.Hidden) == 0 {
+			continue
+		}
+		if r.hidden == nil {
+			r.hidden, r.hiddenAt = map[string][]redact.Hidden{}, map[string]map[string]int{}
+		}
+		at := r.hiddenAt[name]
+		if at == nil {
+			at = map[string]int{}
+			r.hiddenAt[name] = at
+		}
 		for _, h := range cmp.Hidden {
-			for _, seen := range r.hidden[name] {
-				if seen.Pointer == h.Pointer {
-					continue next
-				}
+			if _, seen := at[h.Pointer]; !seen {
+				at[h.Pointer] = len(r.hidden[name])
+				r.hidden[name] = append(r.hidden[name], h)
 			}
-			if r.hidden == nil {
-				r.hidden = map[string][]redact.Hidden{}
-			}
-			r.hidden[name] = append(r.hidden[name], h)
 		}
 	}
 	return nil
