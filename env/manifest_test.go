@@ -131,6 +131,8 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"x","entrypoint":"C:\\x"}`))
 	f.Add([]byte(`{"name":"..","entrypoint":"."}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"name":"x","entrypoint":".","redact":[{"artifact":"calls","path":"/*/output/id"},{"artifact":"result","path":"/**/a~2b","pattern":"<[0-9]+>","replace":""}]}`))
+	f.Add([]byte(`{"name":"x","entrypoint":".","redact":[{"artifact":"calls","path":"/a","pattern":"(","replace":"x"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest("m.json", data)
 		if err != nil {
