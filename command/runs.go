@@ -21,21 +21,22 @@ func runsFlag() cli.Flag {
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
 type repeatedRuns struct {
-	FormatVersion int         `json:"formatVersion"`
-	Environment   string      `json:"environment"`
-	Task          string      `json:"task"`
-	Agent         string      `json:"agent"`
-	Runs          int         `json:"runs"`
-	Passed        int         `json:"passed"`
-	Reward        rewardStats `json:"reward"`
-	Violations    violations  `json:"violations"`
-	Identical     bool        `json:"identical"`
-	Compared      []string    `json:"compared"`
+	FormatVersion int                `json:"formatVersion"`
+	Environment   string             `json:"environment"`
+	Task          string             `json:"task"`
+	Agent         string             `json:"agent"`
+	Runs          int                `json:"runs"`
+	Passed        int                `json:"passed"`
+	Reward        rewardStats        `json:"reward"`
+	Violations    violations         `json:"violations"`
+	Identical     bool               `json:"identical"`
+	Compared      []string           `json:"compared"`
+	Divergence    *oracle.Divergence `json:"divergence,omitempty"`
+	Each          []oneRun           `json:"each"`
+
 	// Redacted says that the artifacts were compared once redacted by the
 	// environment's rules.
-	Redacted   bool               `json:"redacted,omitempty"`
-	Divergence *oracle.Divergence `json:"divergence,omitempty"`
-	Each       []oneRun           `json:"each"`
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 type rewardStats struct {
