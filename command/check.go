@@ -15,7 +15,8 @@ func checkCommand(envs Environments) *cli.Command {
 		Usage: "re-run the cases and compare them with their baselines (the CI gate)",
 		Description: "Runs every selected case (environment × regression agent × task) and compares its artifacts\n" +
 			"(result.json, state-diff.json, calls.json; see --artifacts) with the baselines in .silo/baselines\n" +
-			"byte for byte. Never writes a baseline.\n" +
+			"byte for byte, once redacted by each environment's \"redact\" rules (docs/redaction.md). Never\n" +
+			"writes a baseline.\n" +
 			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
 			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
 			"refuses an incomplete set of shards.\n" +
@@ -27,6 +28,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
 			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for the commands review, accept and reject"},
+			&cli.BoolFlag{Name: "show-redacted", Usage: "list, under each case, the values its environment's \"redact\" rules redacted: the first run's, and a later run's where it differed (JSON text, cut at 200 characters); they are printed, never written to --report-dir"},
 		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -39,6 +41,9 @@ func checkCommand(envs Environments) *cli.Command {
 			format, err := render.Lookup(name)
 			if err != nil {
 				return usageError("--format %v", err)
+			}
+			if c.Bool("show-redacted") && format.Name != "text" && format.Name != "json" {
+				return usageError("--show-redacted lists the redacted values in the text and json reports, not in --format %s", format.Name)
 			}
 			if c.IsSet("report-dir") {
 				dir, err := project(c)
@@ -71,6 +76,7 @@ func checkCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			opts.ShowRedacted = c.Bool("show-redacted")
 			selected, store, err := selectCases(c, envs, sel)
 			if err != nil {
 				return err

@@ -41,7 +41,10 @@ func checkStreamed(c *cli.Context, format render.Format, run func(each func(cr *
 		}
 	}
 	rep, code, err := run(func(cr *oracle.CaseReport, kept *oracle.Kept) error {
-		for _, w := range writers {
+		for i, w := range writers {
+			if i > 0 {
+				cr = cr.Unshown() // the files of the report folder
+			}
 			if err := w.Case(cr); err != nil {
 				return err
 			}
@@ -115,6 +118,9 @@ func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseRepo
 	for _, cr := range r.Cases {
 		if cr.Status == oracle.StatusError {
 			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+		}
+		if !c.Bool("show-redacted") {
+			cr = cr.Unshown()
 		}
 		if err := each(cr, nil); err != nil {
 			return nil, 0, err

@@ -23,6 +23,8 @@ func recordCommand(envs Environments) *cli.Command {
 			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
 			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
 			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"The artifacts are frozen redacted by the environment's \"redact\" rules (docs/redaction.md); for a\n" +
+			"refused case, record proposes the rules that would make its runs agree, and applies none.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
 		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
@@ -68,7 +70,7 @@ func recordCommand(envs Environments) *cli.Command {
 					return err
 				}
 			} else {
-				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep)
+				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep, projectDir(c))
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
@@ -83,7 +85,7 @@ func recordCommand(envs Environments) *cli.Command {
 	}
 }
 
-func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
+func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string) {
 	width := 9 // the status column fits the longest status listed
 	for _, rc := range rep.Cases {
 		width = max(width, len(rc.Status))
@@ -117,6 +119,7 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		}
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
+	printProposals(w, s, rep, project)
 	parts := []string{
 		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),
 		fmt.Sprintf("%d kept", rep.Count(oracle.RecordKept)),

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
@@ -36,6 +35,10 @@ type repeatedRuns struct {
 	Compared   []string           `json:"compared"`
 	Divergence *oracle.Divergence `json:"divergence,omitempty"`
 	Each       []oneRun           `json:"each"`
+
+	// Redacted says that the artifacts were compared once redacted by the
+	// environment's rules.
+	Redacted bool `json:"redacted,omitempty"`
 }
 
 type rewardStats struct {
@@ -66,11 +69,11 @@ type oneRun struct {
 // the summary. It exits 0 when every run passed, 1 otherwise.
 func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.Task, ref string, n int) error {
 	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
-	files, err := oracle.EnvFiles(projectDir(c), e.Name())
+	frozen, err := oracle.EnvFrozen(projectDir(c), e)
 	if err != nil {
 		return err
 	}
-	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Compared: files, Violations: violations{Labels: []string{}}}
+	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Compared: frozen.Files, Redacted: frozen.Redact.Len() > 0, Violations: violations{Labels: []string{}}}
 	text := !c.Bool("json")
 	st := newStyle(c, c.App.Writer)
 	if text {
@@ -114,7 +117,9 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 			sum.Reward.Best = math.Max(sum.Reward.Best, r.Reward)
 			sum.Reward.Worst = math.Min(sum.Reward.Worst, r.Reward)
 			if sum.Divergence == nil {
-				sum.Divergence = oracle.Diverges(i, baseline.Pick(first.Artifacts.Files(), files), baseline.Pick(o.Artifacts.Files(), files), files)
+				if sum.Divergence, err = frozen.Diverges(i, first.Artifacts.Files(), o.Artifacts.Files()); err != nil {
+					return err
+				}
 				sum.Identical = sum.Divergence == nil
 			}
 		}
@@ -163,7 +168,11 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 		if len(s.Compared) == 1 {
 			verb = "was"
 		}
-		fmt.Fprintf(w, "identical: yes, %s %s byte-identical across the %d runs\n", fileList(s.Compared), verb, s.Runs)
+		redacted := ""
+		if s.Redacted {
+			redacted = " once redacted"
+		}
+		fmt.Fprintf(w, "identical: yes, %s %s byte-identical%s across the %d runs\n", fileList(s.Compared), verb, redacted, s.Runs)
 	default:
 		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), s.Divergence)
 	}

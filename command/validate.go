@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,7 +19,9 @@ func validateCommand(envs Environments) *cli.Command {
 		ArgsUsage: " ",
 		Description: "Checks that tasks load and name registered verifiers, that every verifier's task exists and is used,\n" +
 			"that tool input schemas compile, that NewState works and is deterministic for every task, that the\n" +
-			"regression agents exist, and that the project's manifest for the environment, if any, is right.\n" +
+			"regression agents exist, and that the project's manifest for the environment, if any, is right,\n" +
+			"its redaction rules included: a rule whose path selects nothing in the environment's baselines,\n" +
+			"or that names an artifact the environment does not freeze, is a warning.\n" +
 			"Prints one line per finding and a summary per environment.\n" +
 			"Exit status: 0 no error finding, 1 an error finding, 2 trouble.",
 		Flags: []cli.Flag{
@@ -39,6 +42,10 @@ func validateCommand(envs Environments) *cli.Command {
 				reports[i] = env.Validate(e, projectDir(c))
 				if err := unreachedConstructors(&reports[i], projectDir(c), c.App.Name); err != nil {
 					return err
+				}
+				for _, f := range oracle.RedactionFindings(projectDir(c), e, openStore(c, projectDir(c))) {
+					reports[i].Findings = append(reports[i].Findings, f)
+					reports[i].OK = reports[i].OK && f.Level != env.LevelError
 				}
 				ok = ok && reports[i].OK
 				for j := range reports[i].Findings {

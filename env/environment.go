@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agent-oracle/oracle/internal/redact"
 )
 
 // Environment is an environment as the runner, the oracle and the command
@@ -112,6 +114,13 @@ type Definition[S any] struct {
 	// way the state is put back as it was before the call. It costs
 	// marshals of the whole state per call, so it is for tests.
 	CheckReadOnly bool
+	// Redact lists the environment's volatile fields, the rules record
+	// and check redact them by (see Redaction; RedactWhole and RedactMatch
+	// make them). It is the "redact" list of silo.environment.json written
+	// in Go, with the same meaning; declare the rules in one place, here or
+	// in the project's manifest for the environment, never both. New checks
+	// them as the manifest's are checked.
+	Redact []Redaction
 }
 
 // New checks a definition and returns the environment it describes.
@@ -162,6 +171,10 @@ func New[S any](d Definition[S]) (Environment, error) {
 		}
 		e.verifiers[v.ID] = v
 	}
+	if _, err := redact.New(d.Redact...); err != nil {
+		return nil, fmt.Errorf("environment %s: %w", d.Name, err)
+	}
+	e.def.Redact = slices.Clone(d.Redact)
 	for name := range d.Agents {
 		if err := CheckName(name); err != nil {
 			return nil, fmt.Errorf("environment %s: agent name: %w", d.Name, err)
@@ -241,6 +254,9 @@ func (e *environment[S]) Agents() []string {
 	sort.Strings(names)
 	return names
 }
+
+// Redactions makes every environment New builds a RedactingEnvironment.
+func (e *environment[S]) Redactions() []Redaction { return slices.Clone(e.def.Redact) }
 
 func (e *environment[S]) Agent(name string) (Agent, bool) {
 	a, ok := e.def.Agents[name]

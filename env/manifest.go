@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -41,6 +42,10 @@ func ManifestPath(name string) string {
 // freeze and compare (names of BaselineArtifacts, e.g. ["result",
 // "state-diff"] for an environment whose read tools return listings too
 // large to freeze); absent or null means all of them.
+//
+// Redact, oracle's own field, lists the environment's volatile fields: the
+// rules that redact them from its artifacts before they are frozen or
+// compared (docs/redaction.md); absent or null means none.
 type Manifest struct {
 	Name            string   `json:"name"`
 	Template        string   `json:"template"`
@@ -48,17 +53,24 @@ type Manifest struct {
 	Entrypoint      string   `json:"entrypoint"`
 	Tools           []string `json:"tools"`
 	Baselines       []string `json:"baselines,omitempty"`
+
+	// Redact is checked as redact.ParseRules checks a list, strictly.
+	Redact []Redaction `json:"redact,omitempty"`
 }
 
 // ParseManifest reads a manifest strictly: unknown fields, a second JSON
 // value, a name that fails CheckName, an entrypoint that breaks the rule of
-// Manifest and baselines that fail CheckBaselines are errors; path is used
-// in messages. Tools is never nil in
+// Manifest, baselines that fail CheckBaselines and a redact list that
+// redact.ParseRules refuses are errors; path is used in messages, a
+// redact error as path: redact[2].pattern: …. Tools is never nil in
 // what it returns.
 func ParseManifest(path string, data []byte) (Manifest, error) {
 	var m Manifest
 	if err := checkExactKeys(data, m); err != nil {
 		return Manifest{}, fmt.Errorf("%s: not a valid manifest: %w", path, err)
+	}
+	if err := checkRedact(data); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", path, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -88,6 +100,22 @@ func ParseManifest(path string, data []byte) (Manifest, error) {
 		m.Tools = []string{}
 	}
 	return m, nil
+}
+
+// checkRedact checks the "redact" list of a manifest's JSON, when it has
+// one, as redact.ParseRules does (strictly: unknown keys, keys in another
+// letter case or given twice, patterns that do not compile, an empty list),
+// and returns its error as it words it. A manifest that is not an object is
+// left to the decoder.
+func checkRedact(data []byte) error {
+	var fields struct {
+		Redact json.RawMessage `json:"redact"`
+	}
+	if json.Unmarshal(data, &fields) != nil || fields.Redact == nil || string(fields.Redact) == "null" {
+		return nil
+	}
+	_, err := redact.ParseRules(fields.Redact)
+	return err
 }
 
 // cleanEntrypoint applies the entrypoint rule and returns the cleaned path.

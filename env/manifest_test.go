@@ -51,6 +51,18 @@ func TestParseManifest(t *testing.T) {
 		{"baselines case", `{"name":"x","entrypoint":"x","baselines":["Calls"]}`, Manifest{}, `unknown artifact "Calls"`},
 		{"baselines twice", `{"name":"x","entrypoint":"x","baselines":["calls","calls"]}`, Manifest{}, `"calls" is named twice`},
 		{"baselines not strings", `{"name":"x","entrypoint":"x","baselines":"calls"}`, Manifest{}, "not a valid manifest"},
+		{"redact", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"/*/output/id"},{"artifact":"result","path":"/agentOutput","pattern":"[0-9]+","replace":""}]}`,
+			Manifest{Name: "x", Entrypoint: "x", Tools: []string{}, Redact: []Redaction{RedactWhole("calls", "/*/output/id"), RedactMatch("result", "/agentOutput", "[0-9]+", "")}}, ""},
+		{"redact null is none", `{"name":"x","entrypoint":"x","redact":null}`, Manifest{Name: "x", Entrypoint: "x", Tools: []string{}}, ""},
+		{"redact empty", `{"name":"x","entrypoint":"x","redact":[]}`, Manifest{}, `m.json: redact: the list is empty; give at least one rule, or leave "redact" out`},
+		{"redact not a list", `{"name":"x","entrypoint":"x","redact":{}}`, Manifest{}, "m.json: redact: must be a list of rules, not an object"},
+		{"redact unknown artifact", `{"name":"x","entrypoint":"x","redact":[{"artifact":"trace","path":"/a"}]}`, Manifest{}, `m.json: redact[0].artifact: unknown artifact "trace"`},
+		{"redact unknown key", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"/a"},{"artifact":"calls","path":"/b","colour":"x"}]}`, Manifest{}, `m.json: redact[1]: unknown key "colour"`},
+		{"redact key case", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"/a","Pattern":"x"}]}`, Manifest{}, `m.json: redact[0]: key "Pattern" is spelt "pattern"`},
+		{"redact pattern", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"/a","pattern":"("}]}`, Manifest{}, "m.json: redact[0].pattern: does not compile as RE2"},
+		{"redact path", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"a"}]}`, Manifest{}, `m.json: redact[0].path: "a" is not a JSON Pointer`},
+		{"redact twice", `{"name":"x","entrypoint":"x","redact":[{"artifact":"calls","path":"/a"},{"artifact":"calls","path":"/a"}]}`, Manifest{}, "m.json: redact[1]: is the same rule as redact[0]"},
+		{"redact key in capitals", `{"name":"x","entrypoint":"x","Redact":[{"artifact":"calls","path":"/a"}]}`, Manifest{}, `key "Redact" is spelt "redact"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -119,6 +131,8 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"name":"x","entrypoint":"C:\\x"}`))
 	f.Add([]byte(`{"name":"..","entrypoint":"."}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"name":"x","entrypoint":".","redact":[{"artifact":"calls","path":"/*/output/id"},{"artifact":"result","path":"/**/a~2b","pattern":"<[0-9]+>","replace":""}]}`))
+	f.Add([]byte(`{"name":"x","entrypoint":".","redact":[{"artifact":"calls","path":"/a","pattern":"(","replace":"x"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest("m.json", data)
 		if err != nil {

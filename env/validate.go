@@ -31,6 +31,10 @@ const (
 //	no_regression_agent     nothing to freeze as a baseline (warning)
 //	manifest_invalid        the project's manifest for the environment is wrong (error)
 //	tasks_stale             tasks on disk differ from the built ones (warning)
+//
+// oracle validate adds the findings of the redaction rules
+// (oracle.RedactionFindings): redact_invalid (error), redact_not_frozen and
+// redact_unused (warnings).
 type Finding struct {
 	Level   Level  `json:"level"`
 	Code    string `json:"code"`

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/redact"
 )
 
 // Case is one (environment, agent, task) to run.
@@ -24,6 +25,10 @@ type Case struct {
 	// Files are the artifact files the case freezes and compares, a subset
 	// of baseline.Files in its order; nil means all of them.
 	Files []string
+	// Redact are the rules that redact the case's artifacts before they
+	// are frozen or compared (its environment's volatile fields); the zero
+	// Rules redacts nothing.
+	Redact redact.Rules
 }
 
 // files returns c.Files, or baseline.Files when it is nil.

@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -54,7 +55,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		kept *Kept
 	}
 	err = eachCase(ctx, cases, opts, true, func(c Case, run caseRun) compared {
-		cr, keep := compareCase(reader, c, run.fresh, run.err)
+		cr, keep := compareCase(reader, c, run.fresh, run.err, opts.ShowRedacted)
 		cr.Elapsed = run.elapsed
 		out := compared{cr: cr}
 		if keep != keepNothing {
@@ -86,8 +87,9 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 
 // compareCase reports one case from its fresh runs (or the error that
 // stopped them) and the store's baseline, and says what of the fresh runs
-// belongs in the check's result.
-func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error) (*CaseReport, keeping) {
+// belongs in the check's result; show keeps the redacted values in the
+// report.
+func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error, show bool) (*CaseReport, keeping) {
 	cr := newCaseReport(c.Key)
 	if runErr != nil {
 		cr.Status, cr.Error = StatusError, runErr.Error()
@@ -102,6 +104,7 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error)
 		cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
 		return cr, keepTrace
 	}
+	cr.Redacted = fresh.Redaction.report(show)
 	frozen, err := store.ReadLike(c.Key, fresh.Entry)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
@@ -110,7 +113,31 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error)
 		cr.Status, cr.Error = StatusError, err.Error()
 		return cr, keepNothing
 	}
-	return cr, cr.judge(&frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
+	keep := cr.judge(&frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
+	if err := cr.explainRedactions(fresh, &frozen); err != nil {
+		cr.Status, cr.Error = StatusError, err.Error()
+		return cr, keepNothing
+	}
+	return cr, keep
+}
+
+// explainRedactions says, in each changed file of a case, how the rules of
+// its fresh runs take part in the differences with its baseline frozen.
+func (cr *CaseReport) explainRedactions(fresh *freshRuns, frozen *baseline.Entry) error {
+	if fresh.Redaction == nil {
+		return nil
+	}
+	for _, d := range cr.Files {
+		if d.State != FileChanged {
+			continue
+		}
+		notes, err := fresh.Redaction.explain(d.File, frozen.File(d.File), fresh.Raw.File(d.File))
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.File, err)
+		}
+		d.Redactions = notes
+	}
+	return nil
 }
 
 func newCaseReport(k baseline.Key) *CaseReport {

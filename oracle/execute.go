@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -27,6 +28,9 @@ type Options struct {
 	Resolve func(e env.Environment, ref string) (env.Agent, error)
 	// Progress, when set, is told as each case finishes.
 	Progress Progress
+	// ShowRedacted keeps in each case's report the values its rules
+	// redacted (Redacted.Shown), for check --show-redacted.
+	ShowRedacted bool
 }
 
 // Progress follows a run of cases: Done is called as each case finishes
@@ -45,10 +49,17 @@ func (o Options) repeat() int {
 
 // freshRuns is what running a case gave.
 type freshRuns struct {
+	// Entry is the first run's artifacts, redacted by the case's rules.
 	Entry   baseline.Entry
 	Outcome *runner.Outcome // the first run's
 	// Divergence is set when the runs disagree.
 	Divergence *Divergence
+	// Raw is the first run's artifacts as written, and Diverged those of
+	// the run that disagreed with it, for the rules record proposes.
+	Raw, Diverged baseline.Entry
+	// Redaction is what the case's rules did; nil when they redact none
+	// of its files.
+	Redaction *runRedaction
 }
 
 // Divergence says where two runs of a case first differ.
@@ -94,9 +105,10 @@ func Diverges(run int, first, later baseline.Entry, files []string) *Divergence 
 	return nil
 }
 
-// runCase runs c opts.Repeat times and compares the runs. Only the first
-// run builds a trace, and only when keepTrace is set: the later runs are
-// compared by their baseline files alone.
+// runCase runs c opts.Repeat times and compares the runs, their artifacts
+// redacted by c's rules first. Only the first run builds a trace, and only
+// when keepTrace is set: the later runs are compared by their baseline
+// files alone. A run its rules cannot redact is an error.
 func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshRuns, error) {
 	resolve := opts.Resolve
 	if resolve == nil {
@@ -105,6 +117,7 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshR
 	cfg := opts.Config
 	cfg.Agent = c.AgentRef
 	var fresh *freshRuns
+	redacting := redacts(c.Redact, c.files())
 	for i := 1; i <= opts.repeat(); i++ {
 		agent, err := resolve(c.Env, c.AgentRef)
 		if err != nil {
@@ -115,13 +128,28 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshR
 		if err != nil {
 			return nil, err
 		}
-		e := baseline.Pick(o.Artifacts.Files(), c.files())
+		raw := baseline.Pick(o.Artifacts.Files(), c.files())
+		e, places := raw, map[string][]redact.Place(nil)
+		if redacting {
+			if e, places, err = redactEntry(c.Redact, raw, c.files()); err != nil {
+				return nil, err
+			}
+		}
 		if fresh == nil {
-			fresh = &freshRuns{Entry: e, Outcome: o}
+			fresh = &freshRuns{Entry: e, Outcome: o, Raw: raw}
+			if redacting {
+				fresh.Redaction = &runRedaction{rules: c.Redact, places: places}
+			}
 			continue
 		}
 		if fresh.Divergence = Diverges(i, fresh.Entry, e, c.files()); fresh.Divergence != nil {
+			fresh.Diverged = raw
 			return fresh, nil
+		}
+		if redacting {
+			if err := fresh.Redaction.compare(fresh.Raw, raw, c.files()); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return fresh, nil

@@ -29,7 +29,10 @@ type RecordedCase struct {
 	Status     RecordStatus `json:"status"`
 	Verdict    env.Verdict  `json:"verdict,omitempty"`
 	Divergence *Divergence  `json:"divergence,omitempty"`
-	Error      string       `json:"error,omitempty"`
+	// Proposal, for a refused case, is the redaction rules that would
+	// make its runs agree; nothing is applied.
+	Proposal *Proposal `json:"proposal,omitempty"`
+	Error    string    `json:"error,omitempty"`
 }
 
 // RecordReport is the outcome of a record.
@@ -60,8 +63,9 @@ type RecordOptions struct {
 const writeJobs = 8
 
 // Record runs each case at least twice and freezes the artifacts of the
-// cases whose runs agree, writing only the files that changed. A case whose
-// runs differ is refused. When any case fails to run, nothing is written
+// cases whose runs agree, redacted by their rules (Case.Redact), writing
+// only the files that changed. A case whose runs differ once redacted is
+// refused, with the rules that would make them agree proposed. When any case fails to run, nothing is written
 // (the cases that ran are not-written). When a write fails, record stops
 // there: the cases before it are wrote or kept, that case is an error, the
 // rest are not-written, and no baseline is pruned. Every case has a
@@ -103,6 +107,7 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 		case run.fresh.Divergence != nil:
 			r.rc.Status, r.rc.Divergence = RecordRefused, run.fresh.Divergence
 			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
+			r.rc.Proposal = propose(c, run.fresh)
 		default:
 			r.rc.Status = RecordNotWritten // until it is written or kept
 			r.rc.Verdict = run.fresh.Outcome.Result.Verdict

@@ -67,6 +67,10 @@ type CaseReport struct {
 	// Checks are the checks of a changed case, as the baseline and the
 	// fresh run grade them.
 	Checks []CheckState `json:"checks,omitempty"`
+	// Redacted says what the environment's redaction rules redacted in the
+	// fresh artifacts of a case that ran and agreed; nil when it declares
+	// none for them.
+	Redacted *Redacted `json:"redacted,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
@@ -95,6 +99,11 @@ type Summary struct {
 	Regressions      int `json:"regressions"`
 	Improvements     int `json:"improvements"`
 	Violations       int `json:"violations"`
+	// RedactedDiffer sums the redacted values that differed between the
+	// runs of a case (Redacted.Differ), and RedactedCases counts the cases
+	// with any: what redaction hid from the comparison.
+	RedactedDiffer int `json:"redactedDiffer,omitempty"`
+	RedactedCases  int `json:"redactedCases,omitempty"`
 }
 
 // ReportFormat is the version of the JSON form of a Report: a reader
@@ -195,6 +204,10 @@ func (s *Summary) add(c *CaseReport) {
 	}
 	if len(c.Violations) > 0 {
 		s.Violations++
+	}
+	if r := c.Redacted; r != nil && r.Differ != nil && *r.Differ > 0 {
+		s.RedactedDiffer += *r.Differ
+		s.RedactedCases++
 	}
 }
 

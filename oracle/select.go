@@ -23,9 +23,9 @@ type Selected struct {
 	Cases CaseStream
 	// Total is how many cases the selection holds before sharding.
 	Total int
-	// envs are the environments of Cases, sorted: those FreezeFiles reads
-	// the manifest of.
-	envs []string
+	// envs are the environments of Cases, sorted by name: those
+	// FreezeFiles reads the manifest of.
+	envs []env.Environment
 }
 
 // Select returns the cases of the project at projectDir that sel selects:
@@ -72,16 +72,16 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 		traced[c.Key] = c
 	}
 	out := &Selected{}
-	inShard := map[string]bool{}
-	count := func(k baseline.Key) {
+	inShard := map[string]env.Environment{}
+	count := func(c Case) {
 		out.Total++
-		if sel.Shard.Has(k) {
+		if sel.Shard.Has(c.Key) {
 			out.Cases.Len++
-			inShard[k.Env] = true
+			inShard[c.Key.Env] = c.Env
 		}
 	}
 	for _, c := range picked {
-		count(c.Key)
+		count(c)
 	}
 	if err := loadTasks(envs); err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 		if trace, ok := traced[c.Key]; ok {
 			return nil, twoSources(c, trace)
 		}
-		count(c.Key)
+		count(c)
 		last = &c.Key
 	}
 	if out.Total == 0 {
@@ -110,7 +110,9 @@ func Select(projectDir string, envs []env.Environment, sel Selection, stored fun
 	}
 	shardTraces := slices.DeleteFunc(picked, func(c Case) bool { return !sel.Shard.Has(c.Key) })
 	out.Cases.All = mergeCases(regressionCases(envs, sel), shardTraces)
-	out.envs = slices.Sorted(maps.Keys(inShard))
+	for _, name := range slices.Sorted(maps.Keys(inShard)) {
+		out.envs = append(out.envs, inShard[name])
+	}
 	return out, nil
 }
 

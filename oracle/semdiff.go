@@ -27,7 +27,12 @@ type FileDiff struct {
 	// value: a byte-order mark, CRLF line ends, the final newline, trailing
 	// spaces, spacing, escaping, key order, duplicate keys.
 	Invisible []Invisible `json:"invisible,omitempty"`
-	Error     string      `json:"error,omitempty"`
+	// Redactions say how the environment's redaction rules take part in
+	// the differences of a changed file (check only): a redacted value that
+	// changed type, a rule added, removed or edited since the baseline was
+	// recorded.
+	Redactions []RedactionNote `json:"redactions,omitempty"`
+	Error      string          `json:"error,omitempty"`
 }
 
 // FileState says how a file differs between its frozen and fresh versions.

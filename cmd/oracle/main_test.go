@@ -64,6 +64,15 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Repeat("[", n)+strings.Repeat("]", n)+"\n"), 0o644))
 			},
+			// paste OUTPUT MANIFEST adds the redaction rules record printed
+			// in OUTPUT (its lines from "[" to "]") to the "redact" list of
+			// MANIFEST, as a user pastes them.
+			"paste": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: paste OUTPUT MANIFEST")
+				}
+				ts.Check(pasteRules(ts.ReadFile(args[0]), ts.MkAbs(args[1])))
+			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
 			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 3 {
@@ -126,6 +135,41 @@ var goEnv = sync.OnceValue(func() map[string]string {
 	}
 	return vars
 })
+
+// pasteRules adds the rules of the first JSON list printed on lines of
+// their own in output to the "redact" list of the manifest at path.
+func pasteRules(output, path string) error {
+	_, list, ok := strings.Cut(output, "\n[\n")
+	if !ok {
+		return fmt.Errorf("no list of rules in the output")
+	}
+	list, _, ok = strings.Cut(list, "\n]\n")
+	if !ok {
+		return fmt.Errorf("the list of rules in the output does not end")
+	}
+	var rules []json.RawMessage
+	if err := json.Unmarshal([]byte("["+list+"]"), &rules); err != nil {
+		return fmt.Errorf("the rules printed are not JSON: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	have, _ := m["redact"].([]any)
+	for _, r := range rules {
+		have = append(have, r)
+	}
+	m["redact"] = have
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
+}
 
 // unquote turns \n in a script argument into a newline.
 func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }

@@ -23,6 +23,7 @@ import (
 //	ORACLE_TEST_TASKS_DIR=DIR   "disk": its tasks are read from DIR/tasks/*.json
 //	ORACLE_TEST_BADSTATE=1      "badstate": its state marshals to a JSON array
 //	ORACLE_TEST_BIGOUTPUT=1     "bigoutput": its tool returns 100 MB of JSON
+//	ORACLE_TEST_STAMP=MODE      "stamp": its tool stamps a random id and the time (see stampEnvironment)
 func testEnvironments() ([]env.Environment, error) {
 	envs, err := fixtures.All()
 	if err != nil {
@@ -47,6 +48,7 @@ func testEnvironments() ([]env.Environment, error) {
 		{"ORACLE_TEST_TASKS_DIR", diskEnvironment},
 		{"ORACLE_TEST_BADSTATE", func(string) (env.Environment, error) { return badStateEnvironment() }},
 		{"ORACLE_TEST_BIGOUTPUT", func(string) (env.Environment, error) { return bigOutputEnvironment() }},
+		{"ORACLE_TEST_STAMP", stampEnvironment},
 	}
 	for _, x := range extra {
 		if v := os.Getenv(x.variable); v != "" {

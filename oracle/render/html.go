@@ -56,7 +56,7 @@ func (h *htmlWriter) Case(c *oracle.CaseReport) error {
 // htmlCaseOf is what the page shows of c, the n-th case.
 func htmlCaseOf(n int, c *oracle.CaseReport, cmds Commands) htmlCase {
 	hc := htmlCase{ID: fmt.Sprintf("case-%d", n), Name: c.Case, Status: string(c.Status), Label: string(c.Label),
-		Note: caseNote(c, cmds), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
+		Note: withRedactedNote(caseNote(c, cmds), c), Verdict: verdictText(c), Reward: rewardNote(c.OldReward, c.NewReward)}
 	if c.Status != oracle.StatusUnchanged {
 		hc.Detail = true
 		for _, f := range filesOf(c) {
@@ -76,6 +76,9 @@ func htmlCaseOf(n int, c *oracle.CaseReport, cmds Commands) htmlCase {
 // name, the summary and the counts.
 func htmlViewOf(r *oracle.Report, o Options) htmlView {
 	v := htmlView{Program: o.program(), Summary: SummaryLine(r)}
+	if s := redactedSummary(r, o); s != "" {
+		v.Summary += "; " + s
+	}
 	s := r.Summary
 	v.Counts = []htmlCount{
 		{"unchanged", s.Unchanged}, {"changed", s.Changed}, {"missing", s.Missing}, {"obsolete", s.Obsolete},
@@ -239,6 +242,7 @@ func htmlFileOf(f *oracle.FileDiff) htmlFile {
 	for _, inv := range f.Invisible {
 		hf.Invisible = append(hf.Invisible, inv.String())
 	}
+	hf.Rows = append(hf.Rows, htmlRedactionRows(f)...)
 	return hf
 }
 

@@ -124,7 +124,7 @@ func junitCaseOf(c *oracle.CaseReport, o Options) junitCase {
 		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
 	default:
 		msg := string(c.Status)
-		if note := caseNote(c, o.Commands); note != "" {
+		if note := withRedactedNote(caseNote(c, o.Commands), c); note != "" {
 			msg += ": " + note
 		}
 		var body bytes.Buffer

@@ -30,6 +30,9 @@ func Markdown(out io.Writer, r *oracle.Report, o Options) error {
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintf(w, "**Violations:** %d %s with a confirmed forbidden effect.\n\n", v, plural(v, "case", "cases"))
 	}
+	if s := redactedSummary(r, o); s != "" {
+		fmt.Fprintf(w, "%s\n\n", mdText(s))
+	}
 	cases := attention(r)
 	if len(cases) == 0 {
 		return w.err
@@ -37,7 +40,7 @@ func Markdown(out io.Writer, r *oracle.Report, o Options) error {
 	fmt.Fprintln(w, "| case | status | note |")
 	fmt.Fprintln(w, "| --- | --- | --- |")
 	for _, c := range cases {
-		note := mdText(caseNote(c, o.Commands))
+		note := mdText(withRedactedNote(caseNote(c, o.Commands), c))
 		if c.Label != "" {
 			note = "<b>" + note + "</b>"
 		}
@@ -143,7 +146,10 @@ func writeMarkdownFile(w io.Writer, f *oracle.FileDiff, program string) {
 	for _, inv := range f.Invisible {
 		fmt.Fprintf(w, "- invisible difference: %s\n", mdText(inv.String()))
 	}
-	if len(f.Invisible) > 0 {
+	for _, line := range redactionLines(f) {
+		fmt.Fprintf(w, "- %s\n", mdText(line))
+	}
+	if len(f.Invisible)+len(f.Redactions) > 0 {
 		fmt.Fprintln(w)
 	}
 }

@@ -54,7 +54,7 @@ func Text(out io.Writer, r *oracle.Report, o Options) error {
 // unless o.All. It reports whether it listed the case; errors writing to
 // out are the caller's to find.
 func textCase(out io.Writer, cr *oracle.CaseReport, o Options) bool {
-	if cr.Status == oracle.StatusUnchanged && !o.All {
+	if cr.Status == oracle.StatusUnchanged && !o.All && !shows(cr) {
 		return false
 	}
 	writeCase(out, cr, o)
@@ -74,6 +74,9 @@ func textSummary(out io.Writer, r *oracle.Report, o Options, listed bool) error 
 	fmt.Fprintln(w, SummaryLine(r))
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintln(w, c.paint(c.Bad, fmt.Sprintf("violations: %d %s with a confirmed forbidden effect", v, plural(v, "case", "cases"))))
+	}
+	if s := redactedSummary(r, o); s != "" {
+		fmt.Fprintln(w, c.paint(c.Dim, s))
 	}
 	return w.err
 }
@@ -140,7 +143,7 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
 	}
 	note := ""
 	if cr.Status != oracle.StatusNondeterministic {
-		note = caseNote(cr, o.Commands)
+		note = withRedactedNote(caseNote(cr, o.Commands), cr)
 	}
 	if note != "" {
 		if cr.Label != "" || cr.Status == oracle.StatusError {
@@ -154,6 +157,7 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
 	for _, f := range cr.Files {
 		writeFileDiff(w, f, "    ", o)
 	}
+	writeTextShown(w, cr, "    ", c)
 	if cr.Divergence != nil {
 		fmt.Fprintf(w, "    run %d differs from run 1:\n", cr.Divergence.Run)
 		writeFileDiff(w, cr.Divergence.Diff, "    ", o)
@@ -287,6 +291,7 @@ func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
 	for _, inv := range f.Invisible {
 		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Warn, "!"), "invisible difference: "+inv.String())
 	}
+	writeTextRedactions(w, f, indent, c)
 }
 
 // PathDiffs writes the result of oracle.DiffPaths as text. It returns the
