@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"path/filepath"
 	"strings"
@@ -96,6 +97,11 @@ func serveCommand(envs Environments) *cli.Command {
 					}
 					printRun(w, newStyle(c, w), o, mcpserve.Agent, dir)
 				},
+				Sessions: func(ev mcpserve.SessionEvent) {
+					mu.Lock()
+					defer mu.Unlock()
+					printSession(c.App.ErrWriter, ev)
+				},
 			})
 			if err != nil {
 				return err
@@ -179,4 +185,25 @@ func servedIDs(tasks []env.Task) string {
 		ids[i] = t.ID
 	}
 	return env.NameList(ids)
+}
+
+// printSession logs a session's start or end on w; the client's name is
+// its own words, quoted and escaped.
+func printSession(w io.Writer, ev mcpserve.SessionEvent) {
+	id := "over stdio"
+	if ev.ID != "" {
+		id = ev.ID
+	}
+	rollouts := fmt.Sprintf("%d rollouts", ev.Rollouts)
+	if ev.Rollouts == 1 {
+		rollouts = "1 rollout"
+	}
+	switch {
+	case !ev.Ended:
+		fmt.Fprintf(w, "session %s started: client %q\n", id, ev.Client)
+	case ev.Unfinished:
+		fmt.Fprintf(w, "session %s ended (%s) before submit_answer: its rollout ends as agent_error, its run folder written\n", id, rollouts)
+	default:
+		fmt.Fprintf(w, "session %s ended (%s)\n", id, rollouts)
+	}
 }

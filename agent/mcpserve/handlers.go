@@ -121,6 +121,7 @@ func (s *Server) start(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallTo
 	}
 	i := slices.Index(ids, in.Task)
 	sess.current = s.launch(s.cfg.Tasks[i], clientOf(req.Session))
+	sess.rollouts++
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s.cfg.Tasks[i].Instruction}}}, nil
 }
 

@@ -214,3 +214,61 @@ func TestHTTPIdleSessionExpires(t *testing.T) {
 		t.Error("the expired session still answers")
 	}
 }
+
+// TestHTTPSessionsLogged: each session is told to Config.Sessions as it
+// starts, with the client's name, and as it ends, whether by a DELETE or
+// by going idle, with its unfinished rollout said.
+func TestHTTPSessionsLogged(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var events []mcpserve.SessionEvent
+	hs, ended := httpServer(t, mcpserve.Config{IdleTimeout: 300 * time.Millisecond, Sessions: func(ev mcpserve.SessionEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, ev)
+	}})
+	connect := func(name string) *mcp.ClientSession {
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "2"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	deleted := connect("deletes")
+	deleted.Close() // a DELETE
+	<-ended
+	idle := connect("goes-idle")
+	defer idle.Close()
+	<-ended // the idle timeout ended it
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(events)
+		mu.Unlock()
+		if n >= 4 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) != 4 {
+		t.Fatalf("%d session events, want 4: %+v", len(events), events)
+	}
+	for i, want := range []struct {
+		client string
+		ended  bool
+	}{{"deletes 2", false}, {"deletes 2", true}, {"goes-idle 2", false}, {"goes-idle 2", true}} {
+		ev := events[i]
+		if ev.Client != want.client || ev.Ended != want.ended || ev.ID == "" {
+			t.Errorf("event %d: %+v, want client %q ended %v with an id", i, ev, want.client, want.ended)
+		}
+		if ev.Ended && (ev.Rollouts != 1 || !ev.Unfinished) {
+			t.Errorf("event %d: %+v, want one unfinished rollout", i, ev)
+		}
+	}
+	if events[0].ID != events[1].ID || events[0].ID == events[2].ID {
+		t.Errorf("session ids do not pair the events: %+v", events)
+	}
+}

@@ -56,6 +56,25 @@ type Config struct {
 	MaxSessions  int
 	IdleTimeout  time.Duration
 	AllowOrigins []string
+	// Sessions, when set, is told of each session as it starts (once the
+	// client has initialized) and as it ends, for the server's log. It is
+	// called with the server's lock held: it must not call the server.
+	Sessions func(SessionEvent)
+}
+
+// SessionEvent is a session starting or ending.
+type SessionEvent struct {
+	// ID is the session's Mcp-Session-Id; empty over stdio.
+	ID string
+	// Client is the name and version the client gave (its words: escape
+	// them before showing them).
+	Client string
+	Ended  bool
+	// Rollouts is the number of rollouts the session started, when it ends;
+	// Unfinished says that one was still in progress (it then ends as
+	// agent_error, its run folder written).
+	Rollouts   int
+	Unfinished bool
 }
 
 // Server is an MCP server whose sessions are rollouts.
@@ -71,8 +90,9 @@ type Server struct {
 
 // session is one MCP session: the rollout it is in, if any.
 type session struct {
-	current *rollout
-	gone    bool // the session has ended
+	current  *rollout
+	gone     bool // the session has ended
+	rollouts int  // the rollouts it started
 }
 
 // New returns a server for cfg. An environment tool whose name or schema
@@ -172,15 +192,23 @@ func (s *Server) session(ss *mcp.ServerSession) *session {
 	if !ok {
 		sess = &session{gone: s.closed}
 		s.sessions[ss] = sess
+		client := clientOf(ss)
+		name, _ := client["name"].(string)
+		version, _ := client["version"].(string)
+		ev := SessionEvent{ID: ss.ID(), Client: strings.TrimSpace(name + " " + version)}
+		s.logSession(ev)
 		go func() {
 			_ = ss.Wait()
 			s.mu.Lock()
+			defer s.mu.Unlock()
 			sess.gone = true
+			ev.Ended, ev.Rollouts = true, sess.rollouts
 			if sess.current != nil {
+				ev.Unfinished = !sess.current.over()
 				sess.current.leave()
 			}
 			delete(s.sessions, ss)
-			s.mu.Unlock()
+			s.logSession(ev)
 		}()
 	}
 	return sess
@@ -195,8 +223,16 @@ func (s *Server) active(ss *mcp.ServerSession) *rollout {
 	sess := s.session(ss)
 	if sess.current == nil && !s.multi() && !sess.gone {
 		sess.current = s.launch(s.cfg.Tasks[0], clientOf(ss))
+		sess.rollouts++
 	}
 	return sess.current
+}
+
+// logSession tells cfg.Sessions of ev; s.mu is held.
+func (s *Server) logSession(ev SessionEvent) {
+	if s.cfg.Sessions != nil {
+		s.cfg.Sessions(ev)
+	}
 }
 
 func clientOf(ss *mcp.ServerSession) map[string]any {

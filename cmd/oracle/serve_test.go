@@ -85,8 +85,12 @@ func TestServeHTTP(t *testing.T) {
 	if url == "" {
 		t.Fatalf("serve printed no URL on 127.0.0.1")
 	}
+	var logged []string
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		for lines.Scan() {
+			logged = append(logged, lines.Text())
 		}
 	}()
 	connect := func(t *testing.T) *mcp.ClientSession {
@@ -108,6 +112,27 @@ func TestServeHTTP(t *testing.T) {
 		}
 	}
 	mcptest.Scenario(t, connect, filepath.Join(dir, ".silo", "runs"), settle)
+	<-drained
+	// each session's start and end is logged, by its id
+	started, ended := map[string]bool{}, map[string]bool{}
+	for _, l := range logged {
+		if id, ok := strings.CutSuffix(l, ` started: client "go-test 1"`); ok {
+			started[strings.TrimPrefix(id, "session ")] = true
+		}
+		if rest, ok := strings.CutPrefix(l, "session "); ok {
+			if id, _, ok := strings.Cut(rest, " ended ("); ok {
+				ended[id] = true
+			}
+		}
+	}
+	if len(started) == 0 || len(started) != len(ended) {
+		t.Errorf("sessions logged: %d started, %d ended; want each that started to end:\n%s", len(started), len(ended), strings.Join(logged, "\n"))
+	}
+	for id := range started {
+		if !ended[id] {
+			t.Errorf("session %s started and never ended in the log", id)
+		}
+	}
 }
 
 // TestListToolsMCPIsWhatServeLists compares `list --tools --format mcp`
