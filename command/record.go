@@ -22,11 +22,15 @@ func recordCommand(envs Environments) *cli.Command {
 			"refused, obsolete, removed, error, or not-written. When a case fails to run, nothing is written\n" +
 			"(the others are not-written); when a write fails, record stops there: the cases listed before it\n" +
 			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
+			"With --runs N every selected case is recorded as a distribution instead: N runs from fresh worlds,\n" +
+			"their outcomes counted in <TASK>.stats.json, for agents whose bytes never repeat (models); check\n" +
+			"then compares pass rates over the tasks. A case recorded as the other kind than its baseline's has\n" +
+			"its old files replaced, and record says so.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
-		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
+		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
-		),
+		), recordGateFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
@@ -48,9 +52,15 @@ func recordCommand(envs Environments) *cli.Command {
 			if opts.Repeat < 2 {
 				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
 			}
+			if err := recordRuns(c, &opts); err != nil {
+				return err
+			}
 			selected, store, err := selectCases(c, envs, sel)
 			if err != nil {
 				return err
+			}
+			if opts.Distribution.Runs < 2 {
+				warnModelBytes(c.App.ErrWriter, selected)
 			}
 			rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
 			if err != nil {
@@ -70,6 +80,11 @@ func recordCommand(envs Environments) *cli.Command {
 				if rc.Status == oracle.RecordError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
 				}
+			}
+			printRecordGroups(c.App.ErrWriter, rep)
+			if rep.Infrastructure != nil && rep.Infrastructure.Trouble() {
+				fmt.Fprintf(c.App.ErrWriter, "error: %v; nothing was written\n", rep.Infrastructure.Err())
+				return exitCode(ExitTrouble)
 			}
 			if code := recordExit(rep); code != ExitOK {
 				return exitCode(code)
@@ -111,6 +126,7 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		if rc.Verdict != "" {
 			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
 		}
+		verdict += s.Dim(recordedNote(rc))
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
 	parts := []string{

@@ -24,6 +24,10 @@ type Case struct {
 	// Files are the artifact files the case freezes and compares, a subset
 	// of baseline.Files in its order; nil means all of them.
 	Files []string
+
+	// plan, when set, treats the case as a distribution or takes it from
+	// an earlier report (distribution.go).
+	plan *casePlan
 }
 
 // files returns c.Files, or baseline.Files when it is nil.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -27,6 +28,19 @@ type Options struct {
 	Resolve func(e env.Environment, ref string) (env.Agent, error)
 	// Progress, when set, is told as each case finishes.
 	Progress Progress
+	// Distribution tunes the distribution cases (record --runs, and the
+	// statistical gate of check).
+	Distribution DistributionOptions
+	// ModelJobs bounds the rollouts of model agents (openai:, anthropic:;
+	// IsModelAgent) that run at once, whatever Jobs is, so that shards ×
+	// ModelJobs bounds what a provider sees; 0 bounds them by Jobs alone.
+	ModelJobs int
+	// Notice, when set, is told what a rollout's agent says while it runs
+	// (env.Notify: a model API's retries), with the case and the run; the
+	// text is the agent's and must be escaped before it is shown.
+	Notice func(key baseline.Key, run int, text string)
+
+	models slots // the slots of ModelJobs, made by eachCase
 }
 
 // Progress follows a run of cases: Done is called as each case finishes
@@ -49,6 +63,11 @@ type freshRuns struct {
 	Outcome *runner.Outcome // the first run's
 	// Divergence is set when the runs disagree.
 	Divergence *Divergence
+	// Dist is the distribution of a distribution case's runs (Entry and
+	// Outcome are then empty), and InfraError the first of its runs'
+	// infrastructure errors.
+	Dist       *stats.Distribution
+	InfraError string
 }
 
 // Divergence says where two runs of a case first differ.
@@ -98,6 +117,9 @@ func Diverges(run int, first, later baseline.Entry, files []string) *Divergence 
 // run builds a trace, and only when keepTrace is set: the later runs are
 // compared by their baseline files alone.
 func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshRuns, error) {
+	if c.plan != nil {
+		return c.plan.run(ctx, c, opts)
+	}
 	resolve := opts.Resolve
 	if resolve == nil {
 		resolve = runner.Resolve
@@ -111,11 +133,14 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshR
 			return nil, err
 		}
 		cfg.ResultOnly = i > 1 || !keepTrace
-		o, err := runner.Run(ctx, c.Env, c.Task, agent, cfg)
+		o, err := opts.rollout(ctx, c, agent, cfg, i)
 		if err != nil {
 			return nil, err
 		}
 		e := baseline.Pick(o.Artifacts.Files(), c.files())
+		if o.Result.Infrastructure {
+			return &freshRuns{Entry: e, Outcome: o}, nil // an error, whatever the other runs gave
+		}
 		if fresh == nil {
 			fresh = &freshRuns{Entry: e, Outcome: o}
 			continue
@@ -156,6 +181,7 @@ const inFlight = 16
 // error of emit stops the cases not yet started, and is returned.
 func eachCase[T any](ctx context.Context, cases CaseStream, opts Options, keepTrace bool, work func(c Case, r caseRun) T, emit func(c Case, t T) error) error {
 	jobs := max(opts.Jobs, 1)
+	opts.models = newSlots(opts.ModelJobs)
 	type job struct {
 		c   Case
 		out chan T

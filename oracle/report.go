@@ -37,7 +37,12 @@ type CaseReport struct {
 	Agent  string `json:"agent"`
 	Task   string `json:"task"`
 	Status Status `json:"status"`
-	// Label is regression or improvement when the verdict flipped.
+	// Kind is KindDistribution for a distribution case, empty for a case
+	// compared byte for byte.
+	Kind string `json:"kind,omitempty"`
+	// Label is regression or improvement when the verdict flipped; for a
+	// distribution case, when its group's decision is one and the task
+	// moved that way (or gained a forbidden effect).
 	Label Label `json:"label,omitempty"`
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
 	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
@@ -66,6 +71,9 @@ type CaseReport struct {
 	// Checks are the checks of a changed case, as the baseline and the
 	// fresh run grade them.
 	Checks []CheckState `json:"checks,omitempty"`
+
+	// Distribution is a distribution case's runs and their diagnostics.
+	Distribution *CaseDistribution `json:"distribution,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
@@ -109,9 +117,12 @@ type Report struct {
 	Oracle        string           `json:"oracleVersion,omitempty"`
 	Selection     *ReportSelection `json:"selection"`
 	// Shard is i/n for the report of one shard, empty otherwise.
-	Shard   string        `json:"shard,omitempty"`
-	Summary Summary       `json:"summary"`
-	Cases   []*CaseReport `json:"cases"`
+	Shard   string  `json:"shard,omitempty"`
+	Summary Summary `json:"summary"`
+	// Gate is the statistical gate's decisions over the distribution
+	// cases; nil when the report has none.
+	Gate  *GateReport   `json:"gate,omitempty"`
+	Cases []*CaseReport `json:"cases"`
 }
 
 // ReportSelection says what a report is a report of: the selection's

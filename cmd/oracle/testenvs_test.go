@@ -23,6 +23,8 @@ import (
 //	ORACLE_TEST_TASKS_DIR=DIR   "disk": its tasks are read from DIR/tasks/*.json
 //	ORACLE_TEST_BADSTATE=1      "badstate": its state marshals to a JSON array
 //	ORACLE_TEST_BIGOUTPUT=1     "bigoutput": its tool returns 100 MB of JSON
+//
+// and agents whose bytes never repeat (stochastic_test.go).
 func testEnvironments() ([]env.Environment, error) {
 	envs, err := fixtures.All()
 	if err != nil {
@@ -57,7 +59,7 @@ func testEnvironments() ([]env.Environment, error) {
 			envs = append(envs, e)
 		}
 	}
-	return envs, nil
+	return withTestAgents(envs) // stochastic_test.go
 }
 
 type probeState struct {

@@ -30,6 +30,7 @@ func Markdown(out io.Writer, r *oracle.Report, o Options) error {
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintf(w, "**Violations:** %d %s with a confirmed forbidden effect.\n\n", v, plural(v, "case", "cases"))
 	}
+	markdownGate(w, r) // distribution.go
 	cases := attention(r)
 	if len(cases) == 0 {
 		return w.err
