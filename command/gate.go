@@ -97,9 +97,9 @@ func noticePrinter(w io.Writer, terminal bool) func(key baseline.Key, run int, t
 
 // printGate prints what a check's gate says on stderr beyond the report:
 // the trouble of too many infrastructure errors.
-func printGate(w io.Writer, g *oracle.GateReport) int {
+func printGate(w io.Writer, program string, g *oracle.GateReport) int {
 	if err := g.Trouble(); err != nil {
-		fmt.Fprintf(w, "error: %v\n", err)
+		fmt.Fprintf(w, "error: %v; %s check --rerun-from REPORT runs only the errors of a --format json report again\n", err, program)
 		return ExitTrouble
 	}
 	return ExitOK

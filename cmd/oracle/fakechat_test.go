@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -21,9 +20,29 @@ import (
 // the way a model does, differently from one conversation to the next: it
 // calls weighted_pipeline, then answers with the tool's figure with
 // probability P, and with a wrong one otherwise; any other question it
-// cannot answer. The n-th conversation draws from a PCG seeded with n, so
-// a script's outcomes repeat. With -fail N its first N requests answer 503.
+// cannot answer. The n-th conversation draws from a PCG seeded with n
+// (seeded), so a script's outcomes repeat. With -fail N its first N requests answer 503.
+//
+// fakechat -count N asserts that the last fake API started has had N
+// conversations that got as far as the tool's answer.
 func fakeChat(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 2 && args[0] == "-count" {
+		want, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		fakeModels.Lock()
+		m := fakeModels.last[ts]
+		fakeModels.Unlock()
+		if m == nil {
+			ts.Fatalf("fakechat -count: no fake API started")
+		}
+		m.mu.Lock()
+		got := int(m.n)
+		m.mu.Unlock()
+		if (got == want) == neg {
+			ts.Fatalf("fakechat: %d conversations, want %s%d", got, map[bool]string{true: "not ", false: ""}[neg], want)
+		}
+		return
+	}
 	fail := 0
 	if len(args) == 3 && args[0] == "-fail" {
 		n, err := strconv.Atoi(args[1])
@@ -39,9 +58,23 @@ func fakeChat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	m := &fakeModel{pass: p, fail: fail}
 	srv := httptest.NewServer(m)
-	ts.Defer(srv.Close)
+	fakeModels.Lock()
+	fakeModels.last[ts] = m
+	fakeModels.Unlock()
+	ts.Defer(func() {
+		srv.Close()
+		fakeModels.Lock()
+		delete(fakeModels.last, ts)
+		fakeModels.Unlock()
+	})
 	ts.Setenv("OPENAI_BASE_URL", srv.URL)
 }
+
+// fakeModels are the last fake API each script started.
+var fakeModels = struct {
+	sync.Mutex
+	last map[*testscript.TestScript]*fakeModel
+}{last: map[*testscript.TestScript]*fakeModel{}}
 
 type fakeModel struct {
 	pass float64
@@ -76,7 +109,7 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var draw float64
 	if last.Role == "tool" {
 		m.n++
-		draw = rand.New(rand.NewPCG(m.n, 7)).Float64()
+		draw = seeded(fmt.Sprint("fakechat/", m.n)).Float64()
 	}
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")

@@ -165,9 +165,15 @@ func (s *stochastic) draw(e, task string) (pass, forbid bool) {
 	s.runs[e+"/"+task]++
 	n := s.runs[e+"/"+task]
 	s.mu.Unlock()
-	sum := sha256.Sum256(fmt.Appendf(nil, "%d/%s/%s/%d", s.seed, e, task, n))
-	r := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
+	r := seeded(fmt.Sprintf("%d/%s/%s/%d", s.seed, e, task, n))
 	return r.Float64() < s.pass.of(task), r.Float64() < s.forbid.of(task)
+}
+
+// seeded is a PCG seeded with the SHA-256 of name: the draws of two names
+// are unrelated, however alike the names.
+func seeded(name string) *rand.Rand {
+	sum := sha256.Sum256([]byte(name))
+	return rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
 }
 
 // agent is the stochastic agent of e, which drives e's reference solver.
