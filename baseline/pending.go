@@ -180,6 +180,9 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 				return nil, fmt.Errorf("accept %s: %w", k, refused(err))
 			}
 		}
+		if _, err := s.otherKindFiles(k, e, s.checkPath); err != nil {
+			return nil, fmt.Errorf("accept %s: %w", k, err)
+		}
 		all[i] = pending{e, obsolete}
 	}
 	var out []Accepted

@@ -60,46 +60,55 @@ func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFi
 	if err := k.Check(); err != nil {
 		return Unchanged, err
 	}
+	// the other kind's files are looked at before anything is written
+	others, err := s.otherKindFiles(k, e, checkPath)
+	if err != nil {
+		return Unchanged, err
+	}
 	res, err := s.writeFiles(k, e, checkPath, writeFile)
 	if err != nil {
 		return res, err
 	}
-	removed, err := s.eachOtherKind(k, e, checkPath, removeFile)
-	if removed {
+	for _, path := range others {
+		if err := removeFile(path); err != nil {
+			return res, &WriteError{Key: k, Err: err}
+		}
 		res = Written
 	}
-	return res, err
+	return res, nil
 }
 
-// eachOtherKind calls remove with each file of k of the other kind than
-// e's that exists, after checking its path; it reports whether there was
-// one.
-func (s *Store) eachOtherKind(k Key, e Entry, checkPath func(path string) error, remove func(path string) error) (bool, error) {
-	found := false
+// otherKindFiles lists the files of k of the other kind than e's that
+// exist, after checking each path: a symlink or anything but a regular
+// file there is an error.
+func (s *Store) otherKindFiles(k Key, e Entry, checkPath func(path string) error) ([]string, error) {
+	var out []string
 	for _, name := range e.otherKind() {
 		path := s.Path(k, name)
 		if err := checkPath(path); err != nil {
-			return found, &WriteError{Key: k, Err: err}
+			return nil, &WriteError{Key: k, Err: err}
 		}
 		switch info, err := os.Lstat(path); {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
-			return found, &WriteError{Key: k, Err: err}
+			return nil, &WriteError{Key: k, Err: err}
 		case !info.Mode().IsRegular():
-			return found, &WriteError{Key: k, Err: fmt.Errorf("baseline %s is not a regular file; remove it", path)}
+			return nil, &WriteError{Key: k, Err: fmt.Errorf("baseline %s is not a regular file; remove it", path)}
 		}
-		found = true
-		if err := remove(path); err != nil {
-			return found, &WriteError{Key: k, Err: err}
-		}
+		out = append(out, path)
 	}
-	return found, nil
+	return out, nil
 }
 
 // removeOtherKind removes the files of k of the other kind than e's.
 func (s *Store) removeOtherKind(k Key, e Entry) error {
-	_, err := s.eachOtherKind(k, e, s.checkPath, s.removeFile)
+	others, err := s.otherKindFiles(k, e, s.checkPath)
+	for _, path := range others {
+		if err == nil {
+			err = s.removeFile(path)
+		}
+	}
 	return err
 }
 
