@@ -2,7 +2,9 @@ package oracle
 
 import (
 	"context"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle/stats"
@@ -80,7 +82,7 @@ func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*f
 		}
 		outcomes = append(outcomes, outcomeOf(o.Result))
 		if o.Result.Infrastructure && fresh.InfraError == "" && o.Result.Error != nil {
-			fresh.InfraError = *o.Result.Error
+			fresh.InfraError = printable(*o.Result.Error)
 		}
 	}
 	d, err := stats.Build(outcomes)
@@ -109,7 +111,17 @@ func outcomeOf(r *runner.Result) stats.Outcome {
 func infrastructureError(r *runner.Result) string {
 	msg := "the run failed for the infrastructure, not the agent"
 	if r.Error != nil {
-		msg += ": " + *r.Error
+		msg += ": " + printable(*r.Error)
 	}
 	return msg
+}
+
+// printable is text from an agent or a model API for a report's error
+// line: as it is when a terminal shows it as it is, else quoted with its
+// control characters escaped.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -200,7 +200,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 			it.cr.Status, it.cr.Label = StatusError, ""
 			it.cr.Error = fmt.Sprintf("all %d runs failed for the infrastructure, not the agent", it.fresh.Runs)
 			if msg := it.cr.Distribution.InfrastructureError; msg != "" {
-				it.cr.Error += ": " + msg
+				it.cr.Error += ": " + printable(msg) // a report read back may hold anything
 			}
 			it.cr.Distribution.Gate, it.cr.Distribution.Task = "", nil
 			continue

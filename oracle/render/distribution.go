@@ -40,7 +40,7 @@ func distributionNote(cr *oracle.CaseReport) string {
 		}
 	}
 	if len(cr.Violations) > 0 {
-		parts = append(parts, "forbidden effect: "+strings.Join(cr.Violations, "; "))
+		parts = append(parts, "forbidden effect "+quoted(cr.Violations))
 	}
 	if d.Gate != "" {
 		parts = append(parts, "gate "+verdictWords(d.Gate))
@@ -210,3 +210,13 @@ var htmlGatePage = template.Must(template.New("gate").Parse(`<style>
 {{end}}</section>
 {{end}}{{if .Infra}}<p class="gate-infra status-error">{{.Infra}}</p>
 {{end}}`))
+
+// quoted is a label as the gate's words write it: quoted, its escape and
+// control characters escaped.
+func quoted(labels []string) string {
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = strconv.Quote(l)
+	}
+	return strings.Join(q, ", ")
+}
