@@ -24,7 +24,9 @@ func checkCommand(envs Environments) *cli.Command {
 			"interval of the mean change in pass rate lies beyond --margin, or a new forbidden effect appears;\n" +
 			"otherwise no change the check could detect, with the smallest drop it could have. A run that failed\n" +
 			"for the infrastructure is an error, never a fail (docs/statistics.md).\n" +
-			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
+			"Exit status: 0 all unchanged; 1 changed (a distribution group's regression or improvement too),\n" +
+			"missing, obsolete or nondeterministic; 2 trouble (an error, or more runs failed for the infrastructure\n" +
+			"than --max-errors allows).",
 		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: " + render.FormatList()},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},

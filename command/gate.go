@@ -24,8 +24,8 @@ import (
 // recordGateFlags are record's flags for distribution cases.
 func recordGateFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Usage: "record each case as a distribution: `N` runs (2 or more), each from a fresh world, counted (verdicts, termination reasons, checks, violations, rewards) in <TASK>.stats.json instead of the artifacts' bytes; for agents whose bytes never repeat (models)"},
-		&cli.Float64Flag{Name: "detect", Usage: "with --runs: warn when a check of the recorded tasks × N runs could not detect a drop in pass rate of `SHARE` (e.g. 0.1 for 10 points), and say the runs that would"},
+		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "byte for byte", Usage: "record each case as a distribution: `N` runs (2 or more), each from a fresh world, counted (verdicts, termination reasons, checks, violations, rewards) in <TASK>.stats.json instead of the artifacts' bytes; for agents whose bytes never repeat (models)"},
+		&cli.Float64Flag{Name: "detect", DefaultText: "none", Usage: "with --runs: warn when a check of the recorded tasks × N runs could not detect a drop in pass rate of `SHARE` (e.g. 0.1 for 10 points), and say the runs that would"},
 		maxErrorsFlag(),
 		modelJobsFlag(),
 	}
@@ -34,8 +34,8 @@ func recordGateFlags() []cli.Flag {
 // checkGateFlags are check's flags for distribution cases.
 func checkGateFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Usage: "run each distribution case `N` times (default: as many as it was recorded with); byte-for-byte cases run --repeat times"},
-		&cli.Float64Flag{Name: "margin", Usage: "a change in mean pass rate of distribution cases within `SHARE` (e.g. 0.05 for 5 points) is no change"},
+		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "as recorded", Usage: "run each distribution case `N` times; byte-for-byte cases run --repeat times"},
+		&cli.Float64Flag{Name: "margin", DefaultText: "0", Usage: "a change in mean pass rate of distribution cases within `SHARE` (e.g. 0.05 for 5 points) is no change"},
 		maxErrorsFlag(),
 		&cli.StringFlag{Name: "rerun-from", Usage: "run again only what was an error in the JSON report (--format json) of an earlier check at `REPORT`: its cases that were errors, and a distribution case's runs that failed for the infrastructure; the other cases are taken from the report, and the report's selection and shard are checked"},
 		modelJobsFlag(),
@@ -43,11 +43,11 @@ func checkGateFlags() []cli.Flag {
 }
 
 func maxErrorsFlag() cli.Flag {
-	return &cli.Float64Flag{Name: "max-errors", Value: stats.DefaultMaxErrors, Usage: "share of the runs of distribution cases that may fail for the infrastructure (an unreachable model API, an exhausted quota, a missing command) before the result is trouble (exit 2); such runs are never graded"}
+	return &cli.Float64Flag{Name: "max-errors", Value: stats.DefaultMaxErrors, Usage: "`SHARE` of the runs of distribution cases that may fail for the infrastructure (an unreachable model API, an exhausted quota, a missing command) before the result is trouble (exit 2); such runs are never graded"}
 }
 
 func modelJobsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "model-jobs", Usage: "rollouts of openai: and anthropic: agents run at once, at most (default: --jobs); the bound is this process's, so shards × `N` is what the provider sees"}
+	return &cli.IntFlag{Name: "model-jobs", DefaultText: "--jobs", Usage: "rollouts of openai: and anthropic: agents run at once, at most; the bound is this process's, so shards × `N` is what the provider sees"}
 }
 
 // gateOptions reads the flags of distribution cases into opts.

@@ -26,7 +26,8 @@ func recordCommand(envs Environments) *cli.Command {
 			"their outcomes counted in <TASK>.stats.json, for agents whose bytes never repeat (models); check\n" +
 			"then compares pass rates over the tasks. A case recorded as the other kind than its baseline's has\n" +
 			"its old files replaced, and record says so.\n" +
-			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (an error, a case whose runs all failed for\n" +
+			"the infrastructure, or more such runs than --max-errors allows: nothing is written then).",
 		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
