@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 
 	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -76,8 +77,8 @@ func (s *Store) kindOf(k Key, checkPath func(path string) error) (Kind, error) {
 		}
 		info, err := os.Lstat(path)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+			continue // a file where a folder should be: the reader says so
 		case err != nil:
 			return NoBaseline, fmt.Errorf("baseline: %w", err)
 		case !info.Mode().IsRegular():

@@ -89,10 +89,8 @@ func (s *Store) otherKindFiles(k Key, e Entry, checkPath func(path string) error
 			return nil, &WriteError{Key: k, Err: err}
 		}
 		switch info, err := os.Lstat(path); {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
 		case err != nil:
-			return nil, &WriteError{Key: k, Err: err}
+			continue // nothing to remove; what stands in the way, the write finds
 		case !info.Mode().IsRegular():
 			return nil, &WriteError{Key: k, Err: fmt.Errorf("baseline %s is not a regular file; remove it", path)}
 		}
