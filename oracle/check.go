@@ -33,7 +33,8 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		return nil, err
 	}
 	rep := newReport(sel, cases.Len)
-	obsolete, err := obsoleteKeys(store, cases, sel)
+	dists := map[baseline.Key]bool{} // the keys whose baselines are distributions
+	obsolete, err := obsoleteKeys(store, cases, sel, func(k baseline.Key) { dists[k] = true })
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		sum.add(cr)
 		return each(cr, kept)
 	})
-	err = eachCase(ctx, planned(cases, checkPlanner(reader, opts.Distribution)), opts, true, func(c Case, run caseRun) compared {
+	err = eachCase(ctx, planned(cases, checkPlanner(reader, opts.Distribution, dists)), opts, true, func(c Case, run caseRun) compared {
 		cr, keep := compareCase(reader, c, run.fresh, run.err)
 		cr.Elapsed = run.elapsed
 		out := compared{cr: cr}
@@ -149,13 +150,14 @@ func flip(old, fresh env.Verdict) Label {
 
 // obsoleteKeys lists the baselines that sel selects but no case has,
 // walking the store's keys beside the cases, both in key order, so that
-// it holds no list of either.
-func obsoleteKeys(store *baseline.Store, cases CaseStream, sel Selection) ([]baseline.Key, error) {
+// it holds no list of either; distribution, when set, is told of each key
+// whose baseline is a distribution (baseline.Store.KeysNoting).
+func obsoleteKeys(store *baseline.Store, cases CaseStream, sel Selection, distribution func(baseline.Key)) ([]baseline.Key, error) {
 	next, stop := iter.Pull(cases.All)
 	defer stop()
 	c, more := next()
 	var out []baseline.Key
-	for k, err := range store.Keys() {
+	for k, err := range store.KeysNoting(distribution) {
 		if err != nil {
 			return nil, err
 		}

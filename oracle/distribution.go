@@ -163,12 +163,19 @@ const (
 )
 
 // checkPlanner returns how a check treats each case (nil: compare it byte
-// for byte as always).
-func checkPlanner(r *baseline.Reader, o DistributionOptions) func(c Case) *casePlan {
+// for byte as always); dists are the keys whose baselines are
+// distributions, found by the walk of the store: the other cases cost
+// nothing more.
+func checkPlanner(r *baseline.Reader, o DistributionOptions, dists map[baseline.Key]bool) func(c Case) *casePlan {
 	prev := previousCases(o.Previous)
 	return func(c Case) *casePlan {
-		if p := planRerun(r, c, o, prev[c.Key.String()]); p != nil {
-			return p
+		if prev != nil {
+			if p := planRerun(r, c, o, prev[c.Key.String()]); p != nil {
+				return p
+			}
+		}
+		if !dists[c.Key] {
+			return nil
 		}
 		return planCheck(r, c, o)
 	}
@@ -177,29 +184,33 @@ func checkPlanner(r *baseline.Reader, o DistributionOptions) func(c Case) *caseP
 // planCheck is how a check treats the case c whatever an earlier report
 // says: nil to compare it byte for byte.
 func planCheck(r *baseline.Reader, c Case, o DistributionOptions) *casePlan {
-	kind, err := r.KindOf(c.Key)
-	switch {
-	case err != nil:
-		return &casePlan{err: err}
-	case kind == baseline.BothKinds:
-		return &casePlan{err: fmt.Errorf("baseline %s has both a distribution (%s) and byte-for-byte files; record the case again as one kind: record --runs N, or record",
-			c.Key, filepath.ToSlash(filepath.Join(baseline.Dir, c.Key.Env, c.Key.Agent, c.Key.Task+"."+baseline.StatsFile)))}
-	case kind != baseline.Distribution:
+	data, err := r.ReadStats(c.Key)
+	if errors.Is(err, baseline.ErrNotFound) {
 		return nil
 	}
-	return planDistribution(r, c, o)
+	return planDistribution(r, c, o, data, err)
 }
 
-// planDistribution is the plan of a distribution case: its baseline read
-// and parsed, and the runs to make.
-func planDistribution(r *baseline.Reader, c Case, o DistributionOptions) *casePlan {
+// planDistribution is the plan of a distribution case from its baseline's
+// bytes (data, or the error reading them): parsed, with the runs to make.
+// A case that has byte-for-byte files too is an error.
+func planDistribution(r *baseline.Reader, c Case, o DistributionOptions, data []byte, err error) *casePlan {
 	p := &casePlan{dist: true}
-	data, err := r.ReadStats(c.Key)
 	if err != nil {
 		if errors.Is(err, baseline.ErrNotFound) {
 			err = fmt.Errorf("baseline %s: its distribution is gone", c.Key)
 		}
 		p.err = err
+		return p
+	}
+	switch kind, err := r.KindOf(c.Key); {
+	case err != nil:
+		p.err = err
+		return p
+	case kind == baseline.BothKinds:
+		p.dist = false
+		p.err = fmt.Errorf("baseline %s has both a distribution (%s) and byte-for-byte files; record the case again as one kind: record --runs N, or record",
+			c.Key, filepath.ToSlash(filepath.Join(baseline.Dir, c.Key.Env, c.Key.Agent, c.Key.Task+"."+baseline.StatsFile)))
 		return p
 	}
 	d, err := stats.Parse(data)

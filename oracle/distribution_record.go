@@ -65,8 +65,15 @@ func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, basel
 }
 
 // replacedKind names the kind of baseline writing e over k's replaces: the
-// other kind than e's, when k has it; "" otherwise.
-func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry) string {
+// other kind than e's, when k has it; "" otherwise. dist says whether k's
+// baseline holds a distribution: a byte-for-byte entry needs no more.
+func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry, dist bool) string {
+	if e.Stats == nil {
+		if dist {
+			return KindDistribution
+		}
+		return ""
+	}
 	kind, err := r.KindOf(k)
 	if err != nil {
 		return "" // the write finds it

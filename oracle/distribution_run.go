@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
@@ -52,9 +53,16 @@ func (o Options) rollout(ctx context.Context, c Case, agent env.Agent, cfg runne
 		defer func() { <-o.models }()
 	}
 	if o.Notice != nil {
-		ctx = env.WithNotices(ctx, func(text string) { o.Notice(c.Key, run, text) })
+		ctx = withNotice(ctx, o.Notice, c.Key, run)
 	}
 	return runner.Run(ctx, c.Env, c.Task, agent, cfg)
+}
+
+// withNotice is ctx with the notices of run of the case key passed to
+// notice. (A function of its own: a closure in rollout would make every
+// rollout allocate what it captures, notices or not.)
+func withNotice(ctx context.Context, notice func(baseline.Key, int, string), key baseline.Key, run int) context.Context {
+	return env.WithNotices(ctx, func(text string) { notice(key, run, text) })
 }
 
 // runDistribution runs the case of plan p p.runs times, each from a fresh

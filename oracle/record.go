@@ -118,7 +118,8 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 	// the store is walked before any case runs: a store that cannot be
 	// read (a symlink among its folders) is an error while nothing is
 	// written yet
-	obsolete, err := obsoleteKeys(store, stream, sel)
+	stored := map[baseline.Key]bool{} // the keys whose baselines are distributions
+	obsolete, err := obsoleteKeys(store, stream, sel, func(k baseline.Key) { stored[k] = true })
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 			r.entry = run.fresh.Entry
 		}
 		if r.rc.Status == RecordNotWritten {
-			r.rc.Replaced = replacedKind(reader, c.Key, r.entry)
+			r.rc.Replaced = replacedKind(reader, c.Key, r.entry, stored[c.Key])
 		}
 		return r
 	}, func(_ Case, r recorded) error {

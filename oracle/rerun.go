@@ -53,7 +53,8 @@ func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseRepo
 	if prev.Kind != KindDistribution {
 		return &casePlan{reuse: prev}
 	}
-	p := planDistribution(r, c, o)
+	data, err := r.ReadStats(c.Key)
+	p := planDistribution(r, c, o, data, err)
 	if p.err != nil {
 		return p
 	}
