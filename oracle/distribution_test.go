@@ -35,6 +35,7 @@ type coin struct {
 	pass  func(task string) float64
 	harm  func(task string) float64
 	infra func(task string, n int) bool
+	crash func(task string, n int) bool // the agent's own error (agent_error)
 	runs  map[string]int
 	made  atomic.Int64 // rollouts of the model
 }
@@ -73,11 +74,14 @@ func newCoin(t testing.TB, tasks int) (*coin, env.Environment) {
 		c.mu.Lock()
 		c.runs[task]++
 		n := c.runs[task]
-		seed, pass, harm, infra := c.seed, c.pass(task), c.harm(task), c.infra
+		seed, pass, harm, infra, crash := c.seed, c.pass(task), c.harm(task), c.infra, c.crash
 		c.mu.Unlock()
 		c.made.Add(1)
 		if infra != nil && infra(task, n) {
 			return nil, env.Infrastructure(errors.New("the model API could not be reached"))
+		}
+		if crash != nil && crash(task, n) {
+			return nil, errors.New("the model gave up")
 		}
 		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%s/%d", seed, task, n))
 		r := rand.New(rand.NewPCG(binary.LittleEndian.Uint64(sum[:8]), binary.LittleEndian.Uint64(sum[8:16])))
@@ -200,6 +204,22 @@ func TestDistributionGate(t *testing.T) {
 	if r.Summary.Violations != 1 || r.Summary.Regressions != 1 {
 		t.Errorf("harm: summary %+v", r.Summary)
 	}
+
+	// the agent's own errors (not the infrastructure's) are graded runs,
+	// and a rise of agent_error is named
+	c.reset(2)
+	c.harm = func(string) float64 { return 0 }
+	c.crash = func(task string, n int) bool { return task == "TASK-003" && n <= 8 }
+	r = wholeCheck(t, store, e, Selection{}, opts)
+	g = r.Gate.Groups[0]
+	named := false
+	for _, f := range g.Decision.Findings {
+		named = named || f.Kind == stats.TerminationRise && f.Task == "TASK-003" && f.Label == stats.AgentError && f.Candidate == 8
+	}
+	if !named || g.Decision.CandidateErrors != 0 || !strings.Contains(strings.Join(g.Summary.Details, "\n"), "TASK-003 ended with agent_error in 8 of 10 runs (baseline 0 of 10)") {
+		t.Errorf("agent errors: findings %+v, details %q", g.Decision.Findings, g.Summary.Details)
+	}
+	c.crash = nil
 }
 
 // A sharded check, merged, decides every group as the unsharded check: the
@@ -412,6 +432,29 @@ func TestReadReportRefusesBadDistributions(t *testing.T) {
 		os.WriteFile(path, []byte(bad), 0o644)
 		_, err := ReadReport(path)
 		if err == nil || !strings.Contains(err.Error(), "case coin/model/TASK-001: "+tt.want) || !strings.HasPrefix(err.Error(), "rerun: ") {
+			t.Errorf("%s: %v", tt.want, err)
+		}
+	}
+}
+
+// A shard report whose gate options are out of range is refused.
+func TestMergeRefusesBadGateOptions(t *testing.T) {
+	c, e := newCoin(t, 2)
+	store := &baseline.Store{Root: t.TempDir()}
+	recordDistributions(t, store, e, 3)
+	c.reset(2)
+	data, _ := canon.Marshal(wholeCheck(t, store, e, Selection{}, Options{}))
+	for _, tt := range []struct{ old, new, want string }{
+		{`"margin": 0,`, `"margin": 1.5,`, "gate: margin 1.5 is out of range"},
+		{`"maxErrors": 0.1,`, `"maxErrors": -2,`, "gate.maxErrors -2 is not a share from 0 to 1"},
+	} {
+		bad := strings.Replace(string(data), tt.old, tt.new, 1)
+		if bad == string(data) {
+			t.Fatalf("%q is not in the report", tt.old)
+		}
+		path := filepath.Join(t.TempDir(), "r.json")
+		os.WriteFile(path, []byte(bad), 0o644)
+		if _, err := MergeReports([]string{path}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v", tt.want, err)
 		}
 	}

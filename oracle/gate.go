@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 
 	"github.com/agent-oracle/oracle/oracle/stats"
@@ -294,9 +295,15 @@ func gateOptionsOf(reports iter.Seq2[string, *GateReport]) (DistributionOptions,
 		if g == nil {
 			continue
 		}
+		if math.IsNaN(g.MaxErrors) || g.MaxErrors < 0 || g.MaxErrors > 1 {
+			return opts, fmt.Errorf("%s: gate.maxErrors %v is not a share from 0 to 1", path, g.MaxErrors)
+		}
 		o := DistributionOptions{Margin: g.Margin, MaxErrors: g.MaxErrors}
 		if o.MaxErrors == 0 {
 			o.MaxErrors = -1 // none may be errors
+		}
+		if err := o.Validate(); err != nil {
+			return opts, fmt.Errorf("%s: gate: %w", path, err)
 		}
 		if from != "" && o != opts {
 			return opts, fmt.Errorf("%s was decided with --margin %v --max-errors %v, %s with --margin %v --max-errors %v; merge the reports of one check",
