@@ -93,11 +93,11 @@ func (s *Store) Path(k Key, name string) string {
 // ErrNotFound is returned by Read when a case has no baseline.
 var ErrNotFound = errors.New("no baseline")
 
-// Read returns the byte-for-byte baseline of k (its files of Files; a
-// distribution's is read by ReadStats). It returns
-// ErrNotFound when none of its files exists, and an error naming the file and the fix when a file cannot be
+// Read returns the baseline of k. It returns ErrNotFound when none of its
+// files exists, and an error naming the file and the fix when a file cannot be
 // used: a folder, unreadable, empty or truncated, not JSON, with a byte-order
-// mark or CRLF line ends.
+// mark or CRLF line ends. It reads the byte-for-byte files (Files); a
+// distribution's is ReadStats's.
 func (s *Store) Read(k Key) (Entry, error) { return s.ReadLike(k, Entry{}) }
 
 // ReadLike is Read for a caller that holds fresh artifacts of k made by the

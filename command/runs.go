@@ -22,21 +22,19 @@ func runsFlag() cli.Flag {
 
 // repeatedRuns is the summary of run --runs N, and its --json form.
 type repeatedRuns struct {
-	FormatVersion int    `json:"formatVersion"`
-	Environment   string `json:"environment"`
-	Task          string `json:"task"`
-	Agent         string `json:"agent"`
-	Runs          int    `json:"runs"`
-	Passed        int    `json:"passed"`
-	// Errors counts the runs that failed for the infrastructure, not the
-	// agent: not graded (their verdicts are not passes or fails).
-	Errors     int                `json:"errors,omitempty"`
-	Reward     rewardStats        `json:"reward"`
-	Violations violations         `json:"violations"`
-	Identical  bool               `json:"identical"`
-	Compared   []string           `json:"compared"`
-	Divergence *oracle.Divergence `json:"divergence,omitempty"`
-	Each       []oneRun           `json:"each"`
+	FormatVersion int                `json:"formatVersion"`
+	Environment   string             `json:"environment"`
+	Task          string             `json:"task"`
+	Agent         string             `json:"agent"`
+	Runs          int                `json:"runs"`
+	Passed        int                `json:"passed"`
+	Errors        int                `json:"errors,omitempty"` // runs that failed for the infrastructure: not graded
+	Reward        rewardStats        `json:"reward"`
+	Violations    violations         `json:"violations"`
+	Identical     bool               `json:"identical"`
+	Compared      []string           `json:"compared"`
+	Divergence    *oracle.Divergence `json:"divergence,omitempty"`
+	Each          []oneRun           `json:"each"`
 }
 
 type rewardStats struct {

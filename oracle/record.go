@@ -27,13 +27,15 @@ const (
 
 // RecordedCase is one case of a record report.
 type RecordedCase struct {
-	Case   string       `json:"case"`
-	Status RecordStatus `json:"status"`
+	Case       string       `json:"case"`
+	Status     RecordStatus `json:"status"`
+	Verdict    env.Verdict  `json:"verdict,omitempty"`
+	Divergence *Divergence  `json:"divergence,omitempty"`
+	Error      string       `json:"error,omitempty"`
+
 	// Kind is KindDistribution for a case recorded as a distribution
 	// (record --runs N), empty for one recorded byte for byte.
-	Kind       string      `json:"kind,omitempty"`
-	Verdict    env.Verdict `json:"verdict,omitempty"`
-	Divergence *Divergence `json:"divergence,omitempty"`
+	Kind string `json:"kind,omitempty"`
 	// Distribution is a distribution case's counts, as its
 	// <TASK>.stats.json holds them.
 	Distribution json.RawMessage `json:"distribution,omitempty"`
@@ -41,7 +43,6 @@ type RecordedCase struct {
 	// replaced with the other ("byte-for-byte" or "distribution"): its
 	// files are removed as the new one is written.
 	Replaced string `json:"replaced,omitempty"`
-	Error    string `json:"error,omitempty"`
 }
 
 // RecordReport is the outcome of a record.
@@ -78,19 +79,19 @@ type RecordOptions struct {
 const writeJobs = 8
 
 // Record runs each case at least twice and freezes the artifacts of the
-// cases whose runs agree, writing only the files that changed. With
-// opts.Distribution.Runs of 2 or more it records every case as a
-// distribution instead: its runs' outcomes counted (<TASK>.stats.json),
-// however they differ; a case all of whose runs failed for the
-// infrastructure is an error, and so is a record with more errors than
-// opts.Distribution.MaxErrors allows (nothing is written then). Recording
-// a case as the other kind than its baseline's replaces the baseline's
-// files. A case whose
+// cases whose runs agree, writing only the files that changed. A case whose
 // runs differ is refused. When any case fails to run, nothing is written
 // (the cases that ran are not-written). When a write fails, record stops
 // there: the cases before it are wrote or kept, that case is an error, the
 // rest are not-written, and no baseline is pruned. Every case has a
 // status. The store is locked for the whole record.
+//
+// With opts.Distribution.Runs of 2 or more it records every case as a
+// distribution instead: its runs' outcomes counted (<TASK>.stats.json),
+// however they differ. A case all of whose runs failed for the
+// infrastructure is an error, and a record with more such runs than
+// opts.Distribution.MaxErrors allows writes nothing. Recording a case as
+// the other kind than its baseline's replaces the baseline's files.
 func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel Selection, opts RecordOptions) (*RecordReport, error) {
 	if err := opts.Distribution.Validate(); err != nil {
 		return nil, err

@@ -116,13 +116,13 @@ type Report struct {
 	FormatVersion int              `json:"formatVersion"`
 	Oracle        string           `json:"oracleVersion,omitempty"`
 	Selection     *ReportSelection `json:"selection"`
-	// Shard is i/n for the report of one shard, empty otherwise.
-	Shard   string  `json:"shard,omitempty"`
-	Summary Summary `json:"summary"`
 	// Gate is the statistical gate's decisions over the distribution
 	// cases; nil when the report has none.
-	Gate  *GateReport   `json:"gate,omitempty"`
-	Cases []*CaseReport `json:"cases"`
+	Gate *GateReport `json:"gate,omitempty"`
+	// Shard is i/n for the report of one shard, empty otherwise.
+	Shard   string        `json:"shard,omitempty"`
+	Summary Summary       `json:"summary"`
+	Cases   []*CaseReport `json:"cases"`
 }
 
 // ReportSelection says what a report is a report of: the selection's
