@@ -409,53 +409,39 @@ func TestModelJobsBoundsModelRollouts(t *testing.T) {
 	}
 }
 
-// A report whose distribution does not hold together is refused, naming the
-// case.
-func TestReadReportRefusesBadDistributions(t *testing.T) {
+// A report whose distribution does not hold together is refused by a
+// rerun and a merge, naming the case, and so is a shard report whose gate
+// options are out of range.
+func TestBadReportsAreRefused(t *testing.T) {
 	c, e := newCoin(t, 2)
 	store := &baseline.Store{Root: t.TempDir()}
 	recordDistributions(t, store, e, 3)
 	c.reset(2)
 	data, _ := canon.Marshal(wholeCheck(t, store, e, Selection{}, Options{}))
-	for _, tt := range []struct{ old, new, want string }{
-		{`"kind": "distribution"`, `"kind": "histogram"`, `kind "histogram" is not "distribution"`},
-		{`"runs": 3,
-        "baseline"`, `"runs": 0,
-        "baseline"`, "distribution.runs is 0"},
-		{`"pass": 3`, `"pass": 4`, "distribution.baseline: distribution: the verdicts add up to 4 but runs is 3"},
-	} {
-		bad := strings.Replace(string(data), tt.old, tt.new, 1)
-		if bad == string(data) {
-			t.Fatalf("%q is not in the report", tt.old)
-		}
-		path := filepath.Join(t.TempDir(), "r.json")
-		os.WriteFile(path, []byte(bad), 0o644)
-		_, err := ReadReport(path)
-		if err == nil || !strings.Contains(err.Error(), "case coin/model/TASK-001: "+tt.want) || !strings.HasPrefix(err.Error(), "rerun: ") {
-			t.Errorf("%s: %v", tt.want, err)
-		}
+	read := map[string]func(path string) error{
+		"rerun": func(path string) error { _, err := ReadReport(path); return err },
+		"merge": func(path string) error { _, err := MergeReports([]string{path}); return err },
 	}
-}
-
-// A shard report whose gate options are out of range is refused.
-func TestMergeRefusesBadGateOptions(t *testing.T) {
-	c, e := newCoin(t, 2)
-	store := &baseline.Store{Root: t.TempDir()}
-	recordDistributions(t, store, e, 3)
-	c.reset(2)
-	data, _ := canon.Marshal(wholeCheck(t, store, e, Selection{}, Options{}))
-	for _, tt := range []struct{ old, new, want string }{
-		{`"margin": 0,`, `"margin": 1.5,`, "gate: margin 1.5 is out of range"},
-		{`"maxErrors": 0.1,`, `"maxErrors": -2,`, "gate.maxErrors -2 is not a share from 0 to 1"},
+	for _, tt := range []struct{ what, old, new, want string }{
+		{"rerun", `"kind": "distribution"`, `"kind": "histogram"`, `case coin/model/TASK-001: kind "histogram" is not "distribution"`},
+		{"merge", `"kind": "distribution"`, `"kind": "histogram"`, `case coin/model/TASK-001: kind "histogram" is not "distribution"`},
+		{"rerun", `"runs": 3,
+        "baseline"`, `"runs": 0,
+        "baseline"`, "case coin/model/TASK-001: distribution.runs is 0"},
+		{"rerun", `"pass": 3`, `"pass": 4`, "case coin/model/TASK-001: distribution.baseline: distribution: the verdicts add up to 4 but runs is 3"},
+		{"merge", `"margin": 0,`, `"margin": 1.5,`, "gate: margin 1.5 is out of range"},
+		{"merge", `"maxErrors": 0.1,`, `"maxErrors": -2,`, "gate.maxErrors -2 is not a share from 0 to 1"},
 	} {
 		bad := strings.Replace(string(data), tt.old, tt.new, 1)
 		if bad == string(data) {
 			t.Fatalf("%q is not in the report", tt.old)
 		}
 		path := filepath.Join(t.TempDir(), "r.json")
-		os.WriteFile(path, []byte(bad), 0o644)
-		if _, err := MergeReports([]string{path}); err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: %v", tt.want, err)
+		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := read[tt.what](path); err == nil || !strings.HasPrefix(err.Error(), tt.what+": ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s, %s: %v", tt.what, tt.want, err)
 		}
 	}
 }
