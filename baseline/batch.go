@@ -126,6 +126,16 @@ func (b *Batch) Commit() (results []WriteResult, failed int, err error) {
 			continue
 		}
 		for j, f := range b.staged[i] {
+			if f.tmp == "" {
+				// the other kind's file, after this kind's are in place
+				if rerr := os.Remove(f.path); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+					failed, err = i, &WriteError{Key: k, Err: rerr, Replaced: j > 0}
+					break
+				}
+				results[i] = Written
+				renamed[filepath.Dir(f.path)] = true
+				continue
+			}
 			if rerr := os.Rename(f.tmp, f.path); rerr != nil {
 				discard(b.staged[i][j:])
 				failed, err = i, &WriteError{Key: k, Err: rerr, Replaced: j > 0}
@@ -158,7 +168,9 @@ func (b *Batch) syncStaged() error {
 			break // nothing after it is renamed
 		}
 		for _, f := range st {
-			dirs[filepath.Dir(f.path)] = true
+			if f.tmp != "" {
+				dirs[filepath.Dir(f.path)] = true
+			}
 		}
 	}
 	err := syncFS(slices.Sorted(maps.Keys(dirs)))
@@ -169,6 +181,9 @@ func (b *Batch) syncStaged() error {
 				break
 			}
 			for _, f := range st {
+				if f.tmp == "" {
+					continue
+				}
 				if err := atomicfile.SyncFile(f.tmp); err != nil {
 					return err
 				}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
@@ -19,13 +20,21 @@ import (
 // in the store ends the walk with an error naming it, as List's; the key
 // yielded with an error is the zero Key.
 func (s *Store) Keys() iter.Seq2[Key, error] {
-	return s.walkKeys("baselines", taskOf)
+	return s.walkKeys("baselines", taskOf, nil)
+}
+
+// KeysNoting is Keys, and calls distribution with each key whose baseline
+// holds a StatsFile, before that key is yielded: the one walk that tells a
+// check which of its cases are distribution cases, so that the others cost
+// no look for a file they do not have.
+func (s *Store) KeysNoting(distribution func(Key)) iter.Seq2[Key, error] {
+	return s.walkKeys("baselines", taskOf, distribution)
 }
 
 // listKeys returns, sorted, the keys walkKeys yields.
 func (s *Store) listKeys(what string, task func(name string) (string, bool)) ([]Key, error) {
 	var keys []Key
-	for k, err := range s.walkKeys(what, task) {
+	for k, err := range s.walkKeys(what, task, nil) {
 		if err != nil {
 			return nil, err
 		}
@@ -43,7 +52,10 @@ func (s *Store) listKeys(what string, task func(name string) (string, bool)) ([]
 // at: one that is not a folder or a regular file is an error. Files above
 // the agents' folders and folders below them are ignored, and so is a key
 // with a name that cannot be a case's.
-func (s *Store) walkKeys(what string, task func(name string) (string, bool)) iter.Seq2[Key, error] {
+//
+// note, when set, is called with each key whose folder holds its
+// StatsFile, before the key is yielded.
+func (s *Store) walkKeys(what string, task func(name string) (string, bool), note func(Key)) iter.Seq2[Key, error] {
 	return func(yield func(Key, error) bool) {
 		root := s.Root
 		fail := func(err error) {
@@ -79,14 +91,20 @@ func (s *Store) walkKeys(what string, task func(name string) (string, bool)) ite
 				return
 			}
 			for _, a := range agents {
-				tasks, err := folderTasks(filepath.Join(root, e, a), task)
+				tasks, stats, err := folderTasks(filepath.Join(root, e, a), task)
 				if err != nil {
 					fail(err)
 					return
 				}
 				for _, t := range tasks {
 					k := Key{e, a, t}
-					if k.Check() == nil && !yield(k, nil) {
+					if k.Check() != nil {
+						continue
+					}
+					if note != nil && stats[t] {
+						note(k)
+					}
+					if !yield(k, nil) {
 						return
 					}
 				}
@@ -115,38 +133,48 @@ func subfolders(dir string) ([]string, error) {
 }
 
 // folderTasks returns the tasks of the files of dir, sorted, each once,
-// after checking every entry. It reads the folder in batches, so a folder
-// of many files costs its tasks, not its entries.
-func folderTasks(dir string, task func(name string) (string, bool)) ([]string, error) {
+// after checking every entry, and the set of those that have a StatsFile
+// (nil when none has). It reads the folder in batches, so a folder of many
+// files costs its tasks, not its entries.
+func folderTasks(dir string, task func(name string) (string, bool)) (tasks []string, stats map[string]bool, err error) {
 	f, err := safeio.OpenDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	seen := map[string]bool{}
-	var tasks []string
 	for {
 		batch, err := f.ReadDir(1024)
 		for _, d := range batch {
 			if err := safeio.CheckEntry(filepath.Join(dir, d.Name()), d.Type()); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if !d.Type().IsRegular() {
 				continue
 			}
-			if t, ok := task(d.Name()); ok && !seen[t] {
+			t, ok := task(d.Name())
+			if !ok {
+				continue
+			}
+			if !seen[t] {
 				t = string([]byte(t)) // not the whole file name
 				seen[t] = true
 				tasks = append(tasks, t)
+			}
+			if strings.HasSuffix(d.Name(), "."+StatsFile) {
+				if stats == nil {
+					stats = map[string]bool{}
+				}
+				stats[strings.Clone(t)] = true
 			}
 		}
 		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	slices.Sort(tasks)
-	return tasks, nil
+	return tasks, stats, nil
 }

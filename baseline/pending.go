@@ -171,7 +171,7 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 		if err != nil {
 			return nil, fmt.Errorf("accept %s: %w", k, err)
 		}
-		for _, name := range Files {
+		for _, name := range storedFiles {
 			path := s.Path(k, name)
 			if err := s.checkPath(path); err != nil {
 				return nil, fmt.Errorf("accept %s: %w", k, err)
@@ -179,6 +179,9 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 			if err := safeio.CheckWriteTarget(path); err != nil {
 				return nil, fmt.Errorf("accept %s: %w", k, refused(err))
 			}
+		}
+		if _, err := s.otherKindFiles(k, e, s.checkPath); err != nil {
+			return nil, fmt.Errorf("accept %s: %w", k, err)
 		}
 		all[i] = pending{e, obsolete}
 	}
@@ -202,6 +205,12 @@ func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
 				return out, fmt.Errorf("accept %s: %w", k, err)
 			}
 			a.Wrote = append(a.Wrote, name)
+		}
+		if len(a.Wrote) > 0 {
+			// a case is one kind or the other: a distribution's file goes
+			if err := s.removeOtherKind(k, e); err != nil {
+				return out, fmt.Errorf("accept %s: %w", k, err)
+			}
 		}
 		if obsolete {
 			if err := s.Remove(k); err != nil {

@@ -34,10 +34,15 @@ func Open(projectDir string) *Store {
 
 // Entry is a baseline's artifacts, one field for each of Files. A nil slice
 // means the file is absent.
+//
+// A case is one kind or the other: byte for byte (the files of Files) or a
+// distribution (Stats, <TASK>.stats.json, the counts of repeated runs'
+// outcomes). Writing an entry of one kind removes the other kind's files.
 type Entry struct {
 	Result    []byte // result.json
 	StateDiff []byte // state-diff.json
 	Calls     []byte // calls.json
+	Stats     []byte // stats.json: a distribution case's baseline
 }
 
 // File returns the artifact called name (one of Files), or nil.
@@ -63,6 +68,8 @@ func (e *Entry) field(name string) *[]byte {
 		return &e.StateDiff
 	case artifact.Calls:
 		return &e.Calls
+	case StatsFile:
+		return &e.Stats
 	}
 	return nil
 }
@@ -89,7 +96,8 @@ var ErrNotFound = errors.New("no baseline")
 // Read returns the baseline of k. It returns ErrNotFound when none of its
 // files exists, and an error naming the file and the fix when a file cannot be
 // used: a folder, unreadable, empty or truncated, not JSON, with a byte-order
-// mark or CRLF line ends.
+// mark or CRLF line ends. It reads the byte-for-byte files (Files); a
+// distribution's is ReadStats's.
 func (s *Store) Read(k Key) (Entry, error) { return s.ReadLike(k, Entry{}) }
 
 // ReadLike is Read for a caller that holds fresh artifacts of k made by the
@@ -253,7 +261,7 @@ func (s *Store) List() ([]Key, error) {
 
 // taskOf returns the task of a baseline file name (<TASK>.<file of Files>).
 func taskOf(name string) (string, bool) {
-	for _, f := range Files {
+	for _, f := range storedFiles {
 		if task, ok := strings.CutSuffix(name, "."+f); ok {
 			return task, true
 		}

@@ -46,19 +46,82 @@ func (e *WriteError) Reason() string {
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // Write freezes the artifacts of k, writing only the files whose bytes
-// differ from what the store holds. Each file is replaced atomically.
+// differ from what the store holds. Each file is replaced atomically. The
+// files of the other kind of baseline than e's (see Entry) are removed
+// after e's are written.
 func (s *Store) Write(k Key, e Entry) (WriteResult, error) {
-	return s.write(k, e, s.checkPath, s.writeAtomic)
+	return s.write(k, e, s.checkPath, s.writeAtomic, s.removeFile)
 }
 
 // write compares each file of e with the store's and writes the ones that
-// differ with writeFile, after checking each path with checkPath.
-func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFile func(path string, data []byte) error) (WriteResult, error) {
+// differ with writeFile, after checking each path with checkPath; then it
+// removes with removeFile those of the other kind that exist.
+func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFile func(path string, data []byte) error, removeFile func(path string) error) (WriteResult, error) {
 	if err := k.Check(); err != nil {
 		return Unchanged, err
 	}
+	// the other kind's files are looked at before anything is written
+	others, err := s.otherKindFiles(k, e, checkPath)
+	if err != nil {
+		return Unchanged, err
+	}
+	res, err := s.writeFiles(k, e, checkPath, writeFile)
+	if err != nil {
+		return res, err
+	}
+	for _, path := range others {
+		if err := removeFile(path); err != nil {
+			return res, &WriteError{Key: k, Err: err}
+		}
+		res = Written
+	}
+	return res, nil
+}
+
+// otherKindFiles lists the files of k of the other kind than e's that
+// exist, after checking each path: a symlink or anything but a regular
+// file there is an error.
+func (s *Store) otherKindFiles(k Key, e Entry, checkPath func(path string) error) ([]string, error) {
+	var out []string
+	for _, name := range e.otherKind() {
+		path := s.Path(k, name)
+		if err := checkPath(path); err != nil {
+			return nil, &WriteError{Key: k, Err: err}
+		}
+		switch info, err := os.Lstat(path); {
+		case err != nil:
+			continue // nothing to remove; what stands in the way, the write finds
+		case !info.Mode().IsRegular():
+			return nil, &WriteError{Key: k, Err: fmt.Errorf("baseline %s is not a regular file; remove it", path)}
+		}
+		out = append(out, path)
+	}
+	return out, nil
+}
+
+// removeOtherKind removes the files of k of the other kind than e's.
+func (s *Store) removeOtherKind(k Key, e Entry) error {
+	others, err := s.otherKindFiles(k, e, s.checkPath)
+	for _, path := range others {
+		if err == nil {
+			err = s.removeFile(path)
+		}
+	}
+	return err
+}
+
+// removeFile removes a file of the store and fsyncs its folder.
+func (s *Store) removeFile(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return atomicfile.SyncDir(filepath.Dir(path))
+}
+
+// writeFiles is write's writing of e's own files.
+func (s *Store) writeFiles(k Key, e Entry, checkPath func(path string) error, writeFile func(path string, data []byte) error) (WriteResult, error) {
 	res := Unchanged
-	for _, name := range Files {
+	for _, name := range storedFiles {
 		data := e.File(name)
 		if data == nil {
 			continue
@@ -87,12 +150,16 @@ func (s *Store) write(k Key, e Entry, checkPath func(path string) error, writeFi
 	return res, nil
 }
 
-// stagedFile is a file written to tmp, waiting to be renamed to path.
+// stagedFile is a file written to tmp, waiting to be renamed to path, or
+// with tmp empty a file of the other kind of baseline, waiting to be
+// removed.
 type stagedFile struct{ tmp, path string }
 
 func discard(files []stagedFile) {
 	for _, f := range files {
-		os.Remove(f.tmp)
+		if f.tmp != "" {
+			os.Remove(f.tmp)
+		}
 	}
 }
 
@@ -111,6 +178,9 @@ func (s *Store) stage(k Key, e Entry, dirs *folders, noSync bool) (staged []stag
 			return refused(err)
 		}
 		staged = append(staged, stagedFile{tmp, path})
+		return nil
+	}, func(path string) error {
+		staged = append(staged, stagedFile{path: path}) // removed once the others are in place
 		return nil
 	})
 	if err != nil {
@@ -227,7 +297,7 @@ func (s *Store) Remove(k Key) error {
 	if err := k.Check(); err != nil {
 		return err
 	}
-	for _, name := range Files {
+	for _, name := range storedFiles {
 		if err := s.checkPath(s.Path(k, name)); err != nil {
 			return fmt.Errorf("remove %s: %w", k, err)
 		}

@@ -20,8 +20,15 @@ func checkCommand(envs Environments) *cli.Command {
 			"A name given to --env, --agent or --task that names nothing, or a selection that holds no case,\n" +
 			"is trouble, never a pass. With --shard the JSON report names its shard and selection, and --merge\n" +
 			"refuses an incomplete set of shards.\n" +
-			"Exit status: 0 all unchanged; 1 changed, missing, obsolete or nondeterministic; 2 trouble.",
-		Flags: append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
+			"A case recorded as a distribution (record --runs N) runs as many times again (--runs overrides) and\n" +
+			"its environment and agent's cases are decided together: regression or improvement when the 95%\n" +
+			"interval of the mean change in pass rate lies beyond --margin, or a new forbidden effect appears;\n" +
+			"otherwise no change the check could detect, with the smallest drop it could have. A run that failed\n" +
+			"for the infrastructure is an error, never a fail (docs/statistics.md).\n" +
+			"Exit status: 0 all unchanged; 1 changed (a distribution group's regression or improvement too),\n" +
+			"missing, obsolete or nondeterministic; 2 trouble (an error, or more runs failed for the infrastructure\n" +
+			"than --max-errors allows).",
+		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable); the replay cases under .silo/traces are selected by their agent name"),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `format`: " + render.FormatList()},
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR` (a folder, made when missing; a symlink planted inside it is refused)"},
@@ -29,7 +36,7 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
 			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for the commands review, accept and reject"},
 			&cli.BoolFlag{Name: "show-redacted", Usage: "list, under each case, the values its environment's \"redact\" rules redacted: the first run's, and a later run's where it differed (JSON text, cut at 200 characters); they are printed, never written to --report-dir"},
-		),
+		), checkGateFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
@@ -55,7 +62,7 @@ func checkCommand(envs Environments) *cli.Command {
 				}
 			}
 			if merge := c.StringSlice("merge"); len(merge) > 0 {
-				for _, flag := range []string{"env", "agent", "task", "shard", "pending"} {
+				for _, flag := range []string{"env", "agent", "task", "shard", "pending", "rerun-from"} {
 					if c.IsSet(flag) {
 						return usageError("--merge runs no case, so --%s selects nothing; the reports say what they hold", flag)
 					}
@@ -77,6 +84,12 @@ func checkCommand(envs Environments) *cli.Command {
 				return err
 			}
 			opts.ShowRedacted = c.Bool("show-redacted")
+			if err := gateOptions(c, &opts); err != nil {
+				return err
+			}
+			if sel, err = rerunFrom(c, sel, &opts); err != nil {
+				return err
+			}
 			selected, store, err := selectCases(c, envs, sel)
 			if err != nil {
 				return err

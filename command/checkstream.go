@@ -109,7 +109,7 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 	for _, e := range errs {
 		io.WriteString(c.App.ErrWriter, e)
 	}
-	return rep, code, nil
+	return rep, max(code, printGate(c.App.ErrWriter, c.App.Name, rep.Gate)), nil
 }
 
 // mergedCases hands the cases of a merged report on, as checkEach hands
@@ -128,7 +128,7 @@ func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseRepo
 	}
 	head := *r
 	head.Cases = nil
-	return &head, checkExit(r), nil
+	return &head, max(checkExit(r), printGate(c.App.ErrWriter, c.App.Name, r.Gate)), nil
 }
 
 // exitWith is the error of a check that exits with code.

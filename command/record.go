@@ -25,11 +25,16 @@ func recordCommand(envs Environments) *cli.Command {
 			"as wrote were written, the rest are not-written, and nothing is pruned.\n" +
 			"The artifacts are frozen redacted by the environment's \"redact\" rules (docs/redaction.md); for a\n" +
 			"refused case, record proposes the rules that would make its runs agree, and applies none.\n" +
-			"Exit status: 0 recorded; 1 a case was refused; 2 trouble.",
-		Flags: append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
+			"With --runs N every selected case is recorded as a distribution instead: N runs from fresh worlds,\n" +
+			"their outcomes counted in <TASK>.stats.json, for agents whose bytes never repeat (models); check\n" +
+			"then compares pass rates over the tasks. A case recorded as the other kind than its baseline's has\n" +
+			"its old files replaced, and record says so.\n" +
+			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (an error, a case whose runs all failed for\n" +
+			"the infrastructure, or more such runs than --max-errors allows: nothing is written then).",
+		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
 			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
-		),
+		), recordGateFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
@@ -51,9 +56,15 @@ func recordCommand(envs Environments) *cli.Command {
 			if opts.Repeat < 2 {
 				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
 			}
+			if err := recordRuns(c, &opts); err != nil {
+				return err
+			}
 			selected, store, err := selectCases(c, envs, sel)
 			if err != nil {
 				return err
+			}
+			if opts.Distribution.Runs < 2 {
+				warnModelBytes(c.App.ErrWriter, selected)
 			}
 			rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
 			if err != nil {
@@ -76,6 +87,11 @@ func recordCommand(envs Environments) *cli.Command {
 				if rc.Status == oracle.RecordError {
 					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
 				}
+			}
+			printRecordGroups(c.App.ErrWriter, rep)
+			if rep.Infrastructure != nil && rep.Infrastructure.Trouble() {
+				fmt.Fprintf(c.App.ErrWriter, "error: %v; nothing was written\n", rep.Infrastructure.Err())
+				return exitCode(ExitTrouble)
 			}
 			if code := recordExit(rep); code != ExitOK {
 				return exitCode(code)
@@ -117,6 +133,7 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string
 		if rc.Verdict != "" {
 			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
 		}
+		verdict += s.Dim(recordedNote(rc))
 		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
 	}
 	printProposals(w, s, rep, project)

@@ -105,7 +105,7 @@ func runCommand(envs Environments) *cli.Command {
 			if n := c.Int("runs"); n > 1 {
 				return repeatRuns(c, res, e, task, ref, n)
 			}
-			o, err := runner.Run(c.Context, e, task, agent, runner.Config{
+			o, err := runner.Run(runNotices(c, e.Name()+"/"+task.ID), e, task, agent, runner.Config{
 				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,
 			})
 			if err != nil {
@@ -123,6 +123,9 @@ func runCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if o.Result.Infrastructure {
+				return exitCode(ExitTrouble) // not graded: the infrastructure failed
+			}
 			if !o.Result.Passed {
 				return exitCode(ExitChanged)
 			}
@@ -134,11 +137,15 @@ func runCommand(envs Environments) *cli.Command {
 func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {
 	r := o.Result
 	fmt.Fprintf(w, "%s %s · %s · agent %s\n", o.Environment, s.Bold(o.Task.ID), o.Task.Title, agent)
+	if r.Infrastructure {
+		printInfrastructure(w, s, r, dir)
+		return
+	}
 	for _, c := range r.Checks {
 		printCheck(w, s, c)
 	}
 	fmt.Fprintf(w, "%s · reward %s · %s, %s · %s\n",
-		verdictText(s, r.Verdict), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason)
+		resultText(s, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason)
 	if len(r.Violations) > 0 {
 		fmt.Fprintf(w, "%s %s\n", s.Bad("violations:"), strings.Join(r.Violations, "; "))
 	}

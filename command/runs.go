@@ -29,6 +29,7 @@ type repeatedRuns struct {
 	Sandbox    runner.SandboxMode `json:"sandbox,omitempty"`
 	Runs       int                `json:"runs"`
 	Passed     int                `json:"passed"`
+	Errors     int                `json:"errors,omitempty"` // runs that failed for the infrastructure: not graded
 	Reward     rewardStats        `json:"reward"`
 	Violations violations         `json:"violations"`
 	Identical  bool               `json:"identical"`
@@ -87,7 +88,7 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 			return err
 		}
 		sum.Sandbox = sandboxOf(agent)
-		o, err := runner.Run(c.Context, e, task, agent, cfg)
+		o, err := runner.Run(runNotices(c, fmt.Sprintf("%s/%s run %d", e.Name(), task.ID, i)), e, task, agent, cfg)
 		if err != nil {
 			return err
 		}
@@ -103,6 +104,9 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 		sum.Each = append(sum.Each, one)
 		if r.Passed {
 			sum.Passed++
+		}
+		if r.Infrastructure {
+			sum.Errors++
 		}
 		if len(r.Violations) > 0 {
 			sum.Violations.Runs++
@@ -126,7 +130,7 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 		sum.Reward.Mean += r.Reward
 		if text {
 			fmt.Fprintf(c.App.Writer, "  run %d  %s · reward %s · %s, %s · %s · %s\n",
-				i, verdictText(st, r.Verdict), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason, dir)
+				i, resultText(st, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason, dir)
 			if r.Error != nil {
 				fmt.Fprintf(c.App.Writer, "         %s %s\n", st.Bad("error:"), *r.Error)
 			}
@@ -142,6 +146,10 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 	} else if err := writeJSON(c.App.Writer, sum); err != nil {
 		return err
 	}
+	if sum.Errors > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "error: %s of %d failed for the infrastructure, not the agent, and were not graded\n", plural(sum.Errors, "run"), n)
+		return exitCode(ExitTrouble)
+	}
 	if sum.Passed < n {
 		return exitCode(ExitChanged)
 	}
@@ -156,6 +164,9 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 		passed = st.Bad(passed)
 	}
 	fmt.Fprintf(w, "passed: %s\n", passed)
+	if s.Errors > 0 {
+		fmt.Fprintf(w, "errors: %s failed for the infrastructure, not graded\n", st.Bad(plural(s.Errors, "run")))
+	}
 	fmt.Fprintf(w, "reward: mean %s, best %s, worst %s\n", formatReward(s.Reward.Mean), formatReward(s.Reward.Best), formatReward(s.Reward.Worst))
 	v := fmt.Sprintf("violations: %d of %d runs had a confirmed forbidden effect", s.Violations.Runs, s.Runs)
 	if s.Violations.Runs > 0 {

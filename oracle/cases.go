@@ -29,6 +29,10 @@ type Case struct {
 	// are frozen or compared (its environment's volatile fields); the zero
 	// Rules redacts nothing.
 	Redact redact.Rules
+
+	// plan, when set, treats the case as a distribution or takes it from
+	// an earlier report (distribution.go).
+	plan *casePlan
 }
 
 // files returns c.Files, or baseline.Files when it is nil.

@@ -30,8 +30,12 @@ type Kept struct {
 // has no cases, only what it is a report of and its summary. The first
 // error of each stops the check and is returned.
 func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options, each func(cr *CaseReport, kept *Kept) error) (*Report, error) {
+	if err := opts.Distribution.Validate(); err != nil {
+		return nil, err
+	}
 	rep := newReport(sel, cases.Len)
-	obsolete, err := obsoleteKeys(store, cases, sel)
+	dists := map[baseline.Key]bool{} // the keys whose baselines are distributions
+	obsolete, err := obsoleteKeys(store, cases, sel, func(k baseline.Key) { dists[k] = true })
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +58,16 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		cr   *CaseReport
 		kept *Kept
 	}
-	err = eachCase(ctx, cases, opts, true, func(c Case, run caseRun) compared {
+	// the cases of a group with distribution cases wait for its decision
+	g := newGate(opts.Distribution, func(cr *CaseReport, kept *Kept) error {
+		k := cr.Key()
+		if err := obsoleteBefore(&k); err != nil {
+			return err
+		}
+		sum.add(cr)
+		return each(cr, kept)
+	})
+	err = eachCase(ctx, planned(cases, checkPlanner(reader, opts.Distribution, dists)), opts, true, func(c Case, run caseRun) compared {
 		cr, keep := compareCase(reader, c, run.fresh, run.err, opts.ShowRedacted)
 		cr.Elapsed = run.elapsed
 		out := compared{cr: cr}
@@ -65,15 +78,12 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 			}
 		}
 		return out
-	}, func(c Case, r compared) error {
-		if err := obsoleteBefore(&c.Key); err != nil {
-			return err
-		}
-		sum.add(r.cr)
-		return each(r.cr, r.kept)
-	})
+	}, func(c Case, r compared) error { return g.take(r.cr, r.kept) })
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
+	}
+	if err == nil {
+		rep.Gate, err = g.finish()
 	}
 	if err == nil {
 		err = obsoleteBefore(nil)
@@ -90,12 +100,19 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 // belongs in the check's result; show keeps the redacted values in the
 // report.
 func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error, show bool) (*CaseReport, keeping) {
+	if c.plan != nil {
+		return c.plan.compare(c, fresh, runErr), keepNothing
+	}
 	cr := newCaseReport(c.Key)
 	if runErr != nil {
 		cr.Status, cr.Error = StatusError, runErr.Error()
 		return cr, keepNothing
 	}
 	r := fresh.Outcome.Result
+	if r.Infrastructure {
+		cr.Status, cr.Error = StatusError, infrastructureError(r)
+		return cr, keepNothing
+	}
 	reward := r.Reward
 	// the fresh result's facts, from the run: no need to decode them
 	now := resultFacts{verdict: r.Verdict, reward: &reward, toolErrors: r.ToolErrors}
@@ -160,13 +177,14 @@ func flip(old, fresh env.Verdict) Label {
 
 // obsoleteKeys lists the baselines that sel selects but no case has,
 // walking the store's keys beside the cases, both in key order, so that
-// it holds no list of either.
-func obsoleteKeys(store *baseline.Store, cases CaseStream, sel Selection) ([]baseline.Key, error) {
+// it holds no list of either; distribution, when set, is told of each key
+// whose baseline is a distribution (baseline.Store.KeysNoting).
+func obsoleteKeys(store *baseline.Store, cases CaseStream, sel Selection, distribution func(baseline.Key)) ([]baseline.Key, error) {
 	next, stop := iter.Pull(cases.All)
 	defer stop()
 	c, more := next()
 	var out []baseline.Key
-	for k, err := range store.Keys() {
+	for k, err := range store.KeysNoting(distribution) {
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,13 @@
 // verdict is labelled a regression or an improvement. Compare reports what
 // a check left pending as the check reported it.
 //
+// A case whose agent's bytes never repeat (a model) is a distribution case:
+// Record with DistributionOptions.Runs freezes the counts of its runs'
+// outcomes (package stats) instead of their bytes, and CheckEach runs it as
+// many times again and decides the distribution cases of each environment
+// and agent together (Report.Gate). A run that failed for the
+// infrastructure (env.InfrastructureError) is counted apart, never graded.
+//
 // Derivation and baselines catch different failures. A verifier derives its
 // expectation through the same helpers the tools use, so a wrong helper moves
 // both sides and grading still passes; a baseline frozen when behaviour was

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
+	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -31,6 +32,19 @@ type Options struct {
 	// ShowRedacted keeps in each case's report the values its rules
 	// redacted (Redacted.Shown), for check --show-redacted.
 	ShowRedacted bool
+	// Distribution tunes the distribution cases (record --runs, and the
+	// statistical gate of check).
+	Distribution DistributionOptions
+	// ModelJobs bounds the rollouts of model agents (openai:, anthropic:;
+	// IsModelAgent) that run at once, whatever Jobs is, so that shards ×
+	// ModelJobs bounds what a provider sees; 0 bounds them by Jobs alone.
+	ModelJobs int
+	// Notice, when set, is told what a rollout's agent says while it runs
+	// (env.Notify: a model API's retries), with the case and the run; the
+	// text is the agent's and must be escaped before it is shown.
+	Notice func(key baseline.Key, run int, text string)
+
+	models slots // the slots of ModelJobs, made by eachCase
 }
 
 // Progress follows a run of cases: Done is called as each case finishes
@@ -60,6 +74,11 @@ type freshRuns struct {
 	// Redaction is what the case's rules did; nil when they redact none
 	// of its files.
 	Redaction *runRedaction
+	// Dist is the distribution of a distribution case's runs (Entry and
+	// Outcome are then empty), and InfraError the first of its runs'
+	// infrastructure errors.
+	Dist       *stats.Distribution
+	InfraError string
 }
 
 // Divergence says where two runs of a case first differ.
@@ -110,6 +129,9 @@ func Diverges(run int, first, later baseline.Entry, files []string) *Divergence 
 // when keepTrace is set: the later runs are compared by their baseline
 // files alone. A run its rules cannot redact is an error.
 func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshRuns, error) {
+	if c.plan != nil {
+		return c.plan.run(ctx, c, opts)
+	}
 	resolve := opts.Resolve
 	if resolve == nil {
 		resolve = runner.Resolve
@@ -124,11 +146,14 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshR
 			return nil, err
 		}
 		cfg.ResultOnly = i > 1 || !keepTrace
-		o, err := runner.Run(ctx, c.Env, c.Task, agent, cfg)
+		o, err := opts.rollout(ctx, c, agent, cfg, i)
 		if err != nil {
 			return nil, err
 		}
 		raw := baseline.Pick(o.Artifacts.Files(), c.files())
+		if o.Result.Infrastructure {
+			return &freshRuns{Entry: raw, Outcome: o}, nil // an error, whatever the other runs gave
+		}
 		e, places := raw, map[string][]redact.Place(nil)
 		if redacting {
 			if e, places, err = redactEntry(c.Redact, raw, c.files()); err != nil {
@@ -184,6 +209,7 @@ const inFlight = 16
 // error of emit stops the cases not yet started, and is returned.
 func eachCase[T any](ctx context.Context, cases CaseStream, opts Options, keepTrace bool, work func(c Case, r caseRun) T, emit func(c Case, t T) error) error {
 	jobs := max(opts.Jobs, 1)
+	opts.models = newSlots(opts.ModelJobs)
 	type job struct {
 		c   Case
 		out chan T

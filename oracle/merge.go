@@ -15,13 +15,17 @@ import (
 // anything else: not a JSON object, another format version, no selection,
 // no list of cases, a case whose name or status is not one oracle writes,
 // a summary that does not count the cases.
-func readReport(path string) (*Report, error) {
+func readReport(path string) (*Report, error) { return readReportFor(path, "merge") }
+
+// readReportFor is readReport for what (merge or rerun), which its errors
+// start with.
+func readReportFor(path, what string) (*Report, error) {
 	data, err := safeio.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("merge: %s is not a JSON report of oracle check: %s", path, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s: %s is not a JSON report of oracle check: %s", what, path, fmt.Sprintf(format, args...))
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
@@ -73,6 +77,9 @@ func readReport(path string) (*Report, error) {
 		if !sh.Has(c.Key()) {
 			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
 		}
+		if err := c.checkDistribution(); err != nil {
+			return nil, bad("case %s: %v", c.Case, err)
+		}
 	}
 	r.finish()
 	if r.Summary != given {
@@ -112,6 +119,7 @@ func MergeReports(paths []string) (*Report, error) {
 	byShard := map[int]string{}
 	seen := map[string]string{}
 	var cases []*CaseReport
+	var gates []*GateReport // each report's, in the order of paths
 	ran := 0
 	for _, p := range paths {
 		r, err := readReport(p)
@@ -138,6 +146,7 @@ func MergeReports(paths []string) (*Report, error) {
 		if r.Sandbox == runner.SandboxNone || sandbox == "" {
 			sandbox = r.Sandbox // the weakest containment of any shard
 		}
+		gates = append(gates, r.Gate)
 		for _, c := range r.Cases {
 			if prev, dup := seen[c.Case]; dup {
 				return nil, fmt.Errorf("merge: case %s is in both %s and %s; merge the reports of distinct shards", c.Case, prev, p)
@@ -159,6 +168,21 @@ func MergeReports(paths []string) (*Report, error) {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
 	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox, Cases: cases}
+	merged.finish()
+	// a group's decision spans the shards: decided again over all its cases
+	opts, err := gateOptionsOf(func(yield func(string, *GateReport) bool) {
+		for i, g := range gates {
+			if !yield(paths[i], g) {
+				return
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if err := regate(merged, opts); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
 	merged.finish()
 	return merged, nil
 }

@@ -2,10 +2,12 @@ package oracle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
 // RecordStatus is what record did with one case.
@@ -33,11 +35,28 @@ type RecordedCase struct {
 	// make its runs agree; nothing is applied.
 	Proposal *Proposal `json:"proposal,omitempty"`
 	Error    string    `json:"error,omitempty"`
+
+	// Kind is KindDistribution for a case recorded as a distribution
+	// (record --runs N), empty for one recorded byte for byte.
+	Kind string `json:"kind,omitempty"`
+	// Distribution is a distribution case's counts, as its
+	// <TASK>.stats.json holds them.
+	Distribution json.RawMessage `json:"distribution,omitempty"`
+	// Replaced names the kind of baseline the case had and record
+	// replaced with the other ("byte-for-byte" or "distribution"): its
+	// files are removed as the new one is written.
+	Replaced string `json:"replaced,omitempty"`
 }
 
 // RecordReport is the outcome of a record.
 type RecordReport struct {
 	Cases []RecordedCase `json:"cases"`
+	// Groups say, for each environment and agent recorded as
+	// distributions, the smallest drop a check of them could detect.
+	Groups []RecordedGroup `json:"groups,omitempty"`
+	// Infrastructure counts the distribution runs that failed for the
+	// infrastructure; when Trouble, nothing was written.
+	Infrastructure *stats.Infra `json:"infrastructure,omitempty"`
 }
 
 // Count returns how many cases have status s.
@@ -70,7 +89,29 @@ const writeJobs = 8
 // there: the cases before it are wrote or kept, that case is an error, the
 // rest are not-written, and no baseline is pruned. Every case has a
 // status. The store is locked for the whole record.
+//
+// With opts.Distribution.Runs of 2 or more it records every case as a
+// distribution instead: its runs' outcomes counted (<TASK>.stats.json),
+// however they differ. A case all of whose runs failed for the
+// infrastructure is an error, and a record with more such runs than
+// opts.Distribution.MaxErrors allows writes nothing. Recording a case as
+// the other kind than its baseline's replaces the baseline's files.
 func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel Selection, opts RecordOptions) (*RecordReport, error) {
+	if err := opts.Distribution.Validate(); err != nil {
+		return nil, err
+	}
+	rep, err := recordCases(ctx, store, stream, sel, opts)
+	if rep != nil {
+		for i := range rep.Cases {
+			if rep.Cases[i].Status != RecordWrote {
+				rep.Cases[i].Replaced = "" // nothing was replaced
+			}
+		}
+	}
+	return rep, err
+}
+
+func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, sel Selection, opts RecordOptions) (*RecordReport, error) {
 	if opts.Repeat == 1 {
 		opts.Repeat = 2 // freezing needs two runs that agree
 	}
@@ -82,7 +123,8 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 	// the store is walked before any case runs: a store that cannot be
 	// read (a symlink among its folders) is an error while nothing is
 	// written yet
-	obsolete, err := obsoleteKeys(store, stream, sel)
+	stored := map[baseline.Key]bool{} // the keys whose baselines are distributions
+	obsolete, err := obsoleteKeys(store, stream, sel, func(k baseline.Key) { stored[k] = true })
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +136,28 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 		key   baseline.Key
 		rc    RecordedCase
 		entry baseline.Entry
+		dist  *stats.Distribution
 	}
 	batch := store.NewBatch(writeJobs)
+	reader := store.Reader()
 	rep := &RecordReport{Cases: make([]RecordedCase, 0, stream.Len)}
 	var at []int // the case of each write
+	var dists []stats.Case
+	var distKeys []baseline.Key
 	failed := false
-	eachCase(ctx, stream, opts.Options, false, func(c Case, run caseRun) recorded {
+	eachCase(ctx, planned(stream, recordPlan(opts.Distribution.Runs)), opts.Options, false, func(c Case, run caseRun) recorded {
 		r := recorded{key: c.Key, rc: RecordedCase{Case: c.Key.String()}}
 		switch {
 		case run.err != nil:
 			r.rc.Status, r.rc.Error = RecordError, run.err.Error()
+			if c.plan != nil {
+				r.rc.Kind = KindDistribution
+			}
+		case run.fresh.Dist != nil:
+			r.rc, r.entry = recordDistribution(c.Key, run.fresh)
+			r.dist = run.fresh.Dist
+		case run.fresh.Outcome.Result.Infrastructure:
+			r.rc.Status, r.rc.Error = RecordError, infrastructureError(run.fresh.Outcome.Result)
 		case run.fresh.Divergence != nil:
 			r.rc.Status, r.rc.Divergence = RecordRefused, run.fresh.Divergence
 			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
@@ -113,6 +167,9 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
 			r.entry = run.fresh.Entry
 		}
+		if r.rc.Status == RecordNotWritten {
+			r.rc.Replaced = replacedKind(reader, c.Key, r.entry, stored[c.Key])
+		}
 		return r
 	}, func(_ Case, r recorded) error {
 		failed = failed || r.rc.Status == RecordError
@@ -120,12 +177,25 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 			batch.Add(r.key, r.entry)
 			at = append(at, len(rep.Cases))
 		}
+		if r.dist != nil {
+			dists, distKeys = append(dists, stats.Case{Key: r.key.String(), Dist: r.dist}), append(distKeys, r.key)
+		}
 		rep.Cases = append(rep.Cases, r.rc)
 		return nil
 	})
 	if err := ctx.Err(); err != nil {
 		batch.Discard()
 		return nil, context.Cause(ctx)
+	}
+	if dists != nil {
+		in, err := stats.Infrastructure(dists, opts.Distribution.maxErrors())
+		if err != nil {
+			batch.Discard()
+			return nil, err
+		}
+		rep.Infrastructure, rep.Groups = &in, recordedGroups(dists, distKeys, opts.Distribution.Detect)
+		// too many errors: no baseline is frozen from what is left
+		failed = failed || in.Trouble()
 	}
 	if failed {
 		batch.Discard()

@@ -38,7 +38,12 @@ type CaseReport struct {
 	Agent  string `json:"agent"`
 	Task   string `json:"task"`
 	Status Status `json:"status"`
-	// Label is regression or improvement when the verdict flipped.
+	// Kind is KindDistribution for a distribution case, empty for a case
+	// compared byte for byte.
+	Kind string `json:"kind,omitempty"`
+	// Label is regression or improvement when the verdict flipped; for a
+	// distribution case, when its group's decision is one and the task
+	// moved that way (or gained a forbidden effect).
 	Label Label `json:"label,omitempty"`
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
 	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
@@ -71,6 +76,9 @@ type CaseReport struct {
 	// fresh artifacts of a case that ran and agreed; nil when it declares
 	// none for them.
 	Redacted *Redacted `json:"redacted,omitempty"`
+
+	// Distribution is a distribution case's runs and their diagnostics.
+	Distribution *CaseDistribution `json:"distribution,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`
@@ -118,6 +126,9 @@ type Report struct {
 	FormatVersion int              `json:"formatVersion"`
 	Oracle        string           `json:"oracleVersion,omitempty"`
 	Selection     *ReportSelection `json:"selection"`
+	// Gate is the statistical gate's decisions over the distribution
+	// cases; nil when the report has none.
+	Gate *GateReport `json:"gate,omitempty"`
 	// Shard is i/n for the report of one shard, empty otherwise.
 	Shard string `json:"shard,omitempty"`
 	// Sandbox is how the cases' exec agents were contained: bwrap, or

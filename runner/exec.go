@@ -89,6 +89,9 @@ func (a *execAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	}
 	defer p.close(in)
 	out, err := p.converse(ctx, in)
+	if err != nil && p.notFound() {
+		err = env.Infrastructure(err) // a missing command is not the agent's failure
+	}
 	if err != nil || out == nil {
 		return nil, err
 	}
@@ -125,6 +128,7 @@ type process struct {
 	writeErr error // a write to stdin failed: the agent no longer reads it
 	finished bool
 	killed   bool // the runner killed the leader
+	spoke    bool // the agent sent a message
 }
 
 func startProcess(a *execAgent) (p *process, err error) {
@@ -303,6 +307,7 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 			if err != nil {
 				return nil, err
 			}
+			p.spoke = p.spoke || m.Type != ""
 			switch m.Type {
 			case "":
 				continue // a blank line
@@ -494,4 +499,17 @@ func (p *process) stderrNote() string {
 		return "; stderr: " + note
 	}
 	return "; its stderr was empty"
+}
+
+// notFound reports whether the agent's command could not be run at all:
+// the shell exited with 127 (command not found) or 126 (found but not
+// executable) before the agent sent a message. It is read once the
+// process has ended.
+func (p *process) notFound() bool {
+	var ee *exec.ExitError
+	if p.spoke || p.killed || !p.finished || !errors.As(p.waitErr, &ee) {
+		return false
+	}
+	code := ee.ExitCode()
+	return code == 126 || code == 127
 }

@@ -34,6 +34,12 @@ type Result struct {
 	AgentOutput       json.RawMessage   `json:"agentOutput"`
 	Error             *string           `json:"error"`
 	Checks            []env.CheckResult `json:"checks"`
+	// Infrastructure is true when the rollout ended as agent_error for
+	// trouble with the infrastructure, not the agent (an
+	// env.InfrastructureError: a model API that could not be reached, a
+	// command that does not exist): the run is an error, never graded. It
+	// is absent otherwise, so other results keep their bytes.
+	Infrastructure bool `json:"infrastructure,omitempty"`
 }
 
 // Marshal writes the result as result.json bytes.

@@ -259,6 +259,7 @@ func (r *rollout) judge(reason string, output json.RawMessage, agentErr error) (
 	s := r.s
 	result.ToolCalls, result.ToolErrors = s.calls, s.errors
 	result.TerminationReason = reason
+	result.Infrastructure = reason == AgentError && env.IsInfrastructure(agentErr)
 	result.AgentOutput = output
 	if result.AgentOutput == nil {
 		result.AgentOutput = json.RawMessage("null")

@@ -37,6 +37,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"fakechat": fakeChat, // fakechat_test.go
 			// baselines copies the repository's committed baselines into the
 			// script's .silo/baselines.
 			"baselines": func(ts *testscript.TestScript, neg bool, args []string) {

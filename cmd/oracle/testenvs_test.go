@@ -24,6 +24,8 @@ import (
 //	ORACLE_TEST_BADSTATE=1      "badstate": its state marshals to a JSON array
 //	ORACLE_TEST_BIGOUTPUT=1     "bigoutput": its tool returns 100 MB of JSON
 //	ORACLE_TEST_STAMP=MODE      "stamp": its tool stamps a random id and the time (see stampEnvironment)
+//
+// and agents whose bytes never repeat (stochastic_test.go).
 func testEnvironments() ([]env.Environment, error) {
 	envs, err := fixtures.All()
 	if err != nil {
@@ -59,7 +61,7 @@ func testEnvironments() ([]env.Environment, error) {
 			envs = append(envs, e)
 		}
 	}
-	return envs, nil
+	return withTestAgents(envs) // stochastic_test.go
 }
 
 type probeState struct {

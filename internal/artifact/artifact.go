@@ -14,3 +14,8 @@ const (
 	Run       = "run.json"        // the run's id, times and configuration
 	Trace     = "trace.jsonl"     // the events of the rollout, one a line
 )
+
+// Stats is the file of a distribution case's baseline, <TASK>.stats.json:
+// the counts of its outcomes over repeated runs (package oracle/stats), in
+// place of the three byte-for-byte files.
+const Stats = "stats.json"

@@ -53,7 +53,7 @@ func TestFormatsStreamTheWholeReport(t *testing.T) {
 	unchanged := sampleReport()
 	unchanged.Cases = unchanged.Cases[3:]
 	unchanged.Summary = oracle.Summary{Total: 1, Unchanged: 1}
-	reports := map[string]*oracle.Report{"empty": {Cases: []*oracle.CaseReport{}}, "unchanged": unchanged, "mixed": mixedReport()}
+	reports := map[string]*oracle.Report{"empty": {Cases: []*oracle.CaseReport{}}, "unchanged": unchanged, "mixed": mixedReport(), "gate": gateReport(t)}
 	for _, f := range Formats() {
 		for oname, o := range options {
 			for rname, r := range reports {

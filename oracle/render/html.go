@@ -119,6 +119,9 @@ func (h *htmlWriter) Finish(w io.Writer, r *oracle.Report) error {
 	if err := h.part(w, "mid", v); err != nil {
 		return err
 	}
+	if err := htmlGate(w, r); err != nil { // distribution.go
+		return err
+	}
 	if _, err := io.Copy(w, details); err != nil {
 		return err
 	}

@@ -142,7 +142,7 @@ const junitCaseIndent = "    "
 
 // Finish writes the report to w, the test case elements read back from the
 // spool.
-func (j *junitWriter) Finish(w io.Writer, _ *oracle.Report) error {
+func (j *junitWriter) Finish(w io.Writer, r *oracle.Report) error {
 	elements, err := j.spool.Reader()
 	if err != nil {
 		return err
@@ -161,6 +161,7 @@ func (j *junitWriter) Finish(w io.Writer, _ *oracle.Report) error {
 		if _, err := io.CopyN(bw, elements, s.size); err != nil {
 			return fmt.Errorf("junit report: %w", err)
 		}
+		junitGate(bw, r, s.name) // distribution.go
 		bw.WriteString("\n  </testsuite>")
 	}
 	if len(j.suites) > 0 {

@@ -33,6 +33,7 @@ func Markdown(out io.Writer, r *oracle.Report, o Options) error {
 	if s := redactedSummary(r, o); s != "" {
 		fmt.Fprintf(w, "%s\n\n", mdText(s))
 	}
+	markdownGate(w, r) // distribution.go
 	cases := attention(r)
 	if len(cases) == 0 {
 		return w.err

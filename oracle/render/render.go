@@ -105,6 +105,9 @@ type Commands struct {
 // and the reward old → new of a changed case, the fix of a missing or
 // obsolete one, the error.
 func caseNote(cr *oracle.CaseReport, cmds Commands) string {
+	if cr.Kind == oracle.KindDistribution {
+		return distributionNote(cr) // distribution.go
+	}
 	switch cr.Status {
 	case oracle.StatusChanged:
 		var parts []string

@@ -71,6 +71,7 @@ func textSummary(out io.Writer, r *oracle.Report, o Options, listed bool) error 
 	if listed {
 		fmt.Fprintln(w)
 	}
+	textGate(w, r, o) // distribution.go
 	fmt.Fprintln(w, SummaryLine(r))
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintln(w, c.paint(c.Bad, fmt.Sprintf("violations: %d %s with a confirmed forbidden effect", v, plural(v, "case", "cases"))))

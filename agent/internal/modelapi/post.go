@@ -125,13 +125,14 @@ func (c Client) Post(ctx context.Context, req Request, log Log) ([]byte, error) 
 			return nil, context.Cause(ctx)
 		}
 		var f *failure
-		if !errors.As(err, &f) || !f.retry || attempt > retries {
-			return nil, err
+		if !errors.As(err, &f) || !f.retry || attempt > retries || f.quota() {
+			return nil, f.classify(err)
 		}
 		d := f.wait
 		if d <= 0 {
 			d = backoff(attempt)
 		}
+		notifyRetry(ctx, shown, f, attempt, retries, min(d, MaxRetryWait))
 		if err := sleep(ctx, min(d, MaxRetryWait)); err != nil {
 			return nil, err
 		}
@@ -140,9 +141,10 @@ func (c Client) Post(ctx context.Context, req Request, log Log) ([]byte, error) 
 
 // failure is a request that did not give a 200 answer.
 type failure struct {
-	msg   string
-	retry bool          // a 429, a 5xx or a failed connection
-	wait  time.Duration // what Retry-After asked for, 0 when nothing
+	msg    string
+	status int           // the HTTP status, 0 when there was no answer
+	retry  bool          // a 429, a 5xx or a failed connection
+	wait   time.Duration // what Retry-After asked for, 0 when nothing
 }
 
 func (f *failure) Error() string { return f.msg }
@@ -194,10 +196,10 @@ func (c Client) post(ctx context.Context, r Request, shown string, log Log, atte
 	log("model_response", fields)
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return nil, &failure{msg: resp.Status + ": " + errorMessage(data), retry: true, wait: retryAfter(resp.Header.Get("Retry-After"))}
+		return nil, &failure{msg: resp.Status + ": " + errorMessage(data), status: resp.StatusCode, retry: true, wait: retryAfter(resp.Header.Get("Retry-After"))}
 	case resp.StatusCode != http.StatusOK:
 		// auth, context length, a bad request: the API's message says which
-		return nil, &failure{msg: resp.Status + ": " + errorMessage(data)}
+		return nil, &failure{msg: resp.Status + ": " + errorMessage(data), status: resp.StatusCode}
 	}
 	return data, nil
 }

@@ -1,0 +1,132 @@
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/stats"
+)
+
+// RecordedGroup is how well the distribution cases one record froze for an
+// environment and agent can be checked: the smallest drop in pass rate a
+// check of them, with as many runs, could tell from noise.
+type RecordedGroup struct {
+	Env   string `json:"env"`
+	Agent string `json:"agent"`
+	// Floor is from the recorded pass rates; Sentence says it ("8 tasks ×
+	// 10 runs: drops under 26 points cannot be told from noise").
+	Floor    stats.Floor `json:"floor"`
+	Sentence string      `json:"sentence"`
+	// Detect is the drop the user asked to detect (DistributionOptions.
+	// Detect), 0 when none was asked. When the floor is above it,
+	// RunsForDetect is the runs a task that would reach it, or
+	// DetectError why no number of runs can.
+	Detect        float64 `json:"detect,omitempty"`
+	AboveDetect   bool    `json:"aboveDetect,omitempty"`
+	RunsForDetect int     `json:"runsForDetect,omitempty"`
+	DetectError   string  `json:"detectError,omitempty"`
+}
+
+// Name is env/agent.
+func (g RecordedGroup) Name() string { return g.Env + "/" + g.Agent }
+
+// recordPlan is how record treats case c: as a distribution case of runs
+// runs when runs is 2 or more, else byte for byte (nil).
+func recordPlan(runs int) func(c Case) *casePlan {
+	return func(c Case) *casePlan {
+		if runs < 2 {
+			return nil
+		}
+		return &casePlan{dist: true, runs: runs}
+	}
+}
+
+// recordDistribution is the record report line and the baseline entry of
+// a distribution case that ran: an error when every run failed for the
+// infrastructure.
+func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, baseline.Entry) {
+	rc := RecordedCase{Case: key.String(), Kind: KindDistribution}
+	d := fresh.Dist
+	if d.Graded() == 0 {
+		rc.Status = RecordError
+		rc.Error = fmt.Sprintf("all %d runs failed for the infrastructure, not the agent", d.Runs)
+		if fresh.InfraError != "" {
+			rc.Error += ": " + fresh.InfraError
+		}
+		return rc, baseline.Entry{}
+	}
+	data, err := d.Marshal()
+	if err != nil {
+		rc.Status, rc.Error = RecordError, err.Error()
+		return rc, baseline.Entry{}
+	}
+	rc.Status, rc.Distribution = RecordNotWritten, data
+	return rc, baseline.Entry{Stats: data}
+}
+
+// replacedKind names the kind of baseline writing e over k's replaces: the
+// other kind than e's, when k has it; "" otherwise. dist says whether k's
+// baseline holds a distribution: a byte-for-byte entry needs no more.
+func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry, dist bool) string {
+	if e.Stats == nil {
+		if dist {
+			return KindDistribution
+		}
+		return ""
+	}
+	kind, err := r.KindOf(k)
+	if err != nil {
+		return "" // the write finds it
+	}
+	switch {
+	case e.Stats != nil && (kind == baseline.Bytes || kind == baseline.BothKinds):
+		return kindBytes
+	case e.Stats == nil && (kind == baseline.Distribution || kind == baseline.BothKinds):
+		return KindDistribution
+	}
+	return ""
+}
+
+// recordedGroups gives, for each environment and agent of the recorded
+// distributions (in key order), the floor of a check of them, and with
+// detect > 0 whether it is above detect and the runs that would reach it.
+func recordedGroups(cases []stats.Case, keys []baseline.Key, detect float64) []RecordedGroup {
+	var out []RecordedGroup
+	for i := 0; i < len(cases); {
+		j := i
+		for j < len(cases) && keys[j].Env == keys[i].Env && keys[j].Agent == keys[i].Agent {
+			j++
+		}
+		var rates []float64
+		runs := 0
+		for _, c := range cases[i:j] {
+			if rate, ok := c.Dist.PassRate(); ok {
+				rates = append(rates, rate)
+				if runs == 0 || c.Dist.Graded() < runs {
+					runs = c.Dist.Graded()
+				}
+			}
+		}
+		g := RecordedGroup{Env: keys[i].Env, Agent: keys[i].Agent, Detect: detect}
+		i = j
+		if len(rates) == 0 {
+			continue
+		}
+		d := stats.Design{Tasks: len(rates), Runs: runs, Rates: rates}
+		floor, err := stats.DetectableDrop(d)
+		if err != nil {
+			continue
+		}
+		g.Floor, g.Sentence = floor, floor.Sentence()
+		if detect > 0 && (!floor.Detectable || floor.Drop > detect) {
+			g.AboveDetect = true
+			if n, err := stats.RunsFor(d, detect); err != nil {
+				g.DetectError = err.Error()
+			} else {
+				g.RunsForDetect = n
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}

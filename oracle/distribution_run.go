@@ -1,0 +1,135 @@
+package oracle
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/stats"
+	"github.com/agent-oracle/oracle/runner"
+)
+
+// modelSchemes are the agent references whose rollouts ModelJobs bounds:
+// those that call a model provider's API.
+var modelSchemes = []string{"openai:", "anthropic:"}
+
+// IsModelAgent reports whether ref names an agent behind a model
+// provider's API (openai:MODEL, anthropic:MODEL), whose bytes rarely
+// repeat and whose rollouts ModelJobs bounds.
+func IsModelAgent(ref string) bool {
+	for _, s := range modelSchemes {
+		if strings.HasPrefix(ref, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// slots bounds the rollouts of model agents that run at once; nil bounds
+// nothing.
+type slots chan struct{}
+
+func newSlots(n int) slots {
+	if n < 1 {
+		return nil
+	}
+	return make(slots, n)
+}
+
+// rollout runs one rollout of c's agent: it waits for a slot when c's agent
+// is a model agent and ModelJobs bounds them, and passes the notices of
+// the rollout (a model API's retries) to Notice, naming the case and the
+// run.
+func (o Options) rollout(ctx context.Context, c Case, agent env.Agent, cfg runner.Config, run int) (*runner.Outcome, error) {
+	if o.models != nil && IsModelAgent(c.AgentRef) {
+		select {
+		case o.models <- struct{}{}:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		}
+		defer func() { <-o.models }()
+	}
+	if o.Notice != nil {
+		ctx = withNotice(ctx, o.Notice, c.Key, run)
+	}
+	return runner.Run(ctx, c.Env, c.Task, agent, cfg)
+}
+
+// withNotice is ctx with the notices of run of the case key passed to
+// notice. (A function of its own: a closure in rollout would make every
+// rollout allocate what it captures, notices or not.)
+func withNotice(ctx context.Context, notice func(baseline.Key, int, string), key baseline.Key, run int) context.Context {
+	return env.WithNotices(ctx, func(text string) { notice(key, run, text) })
+}
+
+// runDistribution runs the case of plan p p.runs times, each from a fresh
+// world with a fresh agent, and counts the outcomes: a run that failed for
+// the infrastructure is an error, never graded. The runs an earlier check
+// made (p.prev) are added. An error of the runner (a world that cannot be
+// made, a cancelled check) stops the case.
+func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*freshRuns, error) {
+	resolve := opts.Resolve
+	if resolve == nil {
+		resolve = runner.Resolve
+	}
+	cfg := opts.Config
+	cfg.Agent, cfg.ResultOnly = c.AgentRef, true
+	outcomes := make([]stats.Outcome, 0, p.runs)
+	fresh := &freshRuns{}
+	for i := 1; i <= p.runs; i++ {
+		agent, err := resolve(c.Env, c.AgentRef)
+		if err != nil {
+			return nil, err
+		}
+		o, err := opts.rollout(ctx, c, agent, cfg, i)
+		if err != nil {
+			return nil, err
+		}
+		outcomes = append(outcomes, outcomeOf(o.Result))
+		if o.Result.Infrastructure && fresh.InfraError == "" && o.Result.Error != nil {
+			fresh.InfraError = printable(*o.Result.Error)
+		}
+	}
+	d, err := stats.Build(outcomes)
+	if err != nil {
+		return nil, err
+	}
+	if p.prev != nil {
+		if d, err = stats.Add(p.prev, d); err != nil {
+			return nil, err
+		}
+	}
+	fresh.Dist = d
+	return fresh, nil
+}
+
+// outcomeOf is what a distribution counts of a run's result.
+func outcomeOf(r *runner.Result) stats.Outcome {
+	if r.Infrastructure {
+		return stats.Outcome{Error: true}
+	}
+	return stats.Outcome{Verdict: r.Verdict, Termination: r.TerminationReason, Checks: stats.ChecksOf(r.Checks), Violations: r.Violations, Reward: r.Reward}
+}
+
+// infrastructureError is the error of a byte-for-byte case's run that
+// failed for the infrastructure: not graded, not compared.
+func infrastructureError(r *runner.Result) string {
+	msg := "the run failed for the infrastructure, not the agent"
+	if r.Error != nil {
+		msg += ": " + printable(*r.Error)
+	}
+	return msg
+}
+
+// printable is text from an agent or a model API for a report's error
+// line: as it is when a terminal shows it as it is, else quoted with its
+// control characters escaped.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
+}

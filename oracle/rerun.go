@@ -1,0 +1,103 @@
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/agent-oracle/oracle/baseline"
+)
+
+// A check given an earlier check's JSON report (DistributionOptions.
+// Previous, check --rerun-from) runs again only what was an error in it,
+// with no state kept anywhere but that report:
+//
+//   - a case whose status was error (it could not run, its runs all failed
+//     for the infrastructure, its baseline could not be read) runs again in
+//     full;
+//   - a distribution case some of whose runs failed for the infrastructure
+//     keeps its graded runs, from the report, and makes as many runs again
+//     as were errors;
+//   - every other case is taken from the report as it was, not run;
+//   - a case the report does not hold runs as in any check.
+//
+// The cases are compared with the baselines as they are now, and each
+// distribution group is decided again over its cases, the runs taken from
+// the report and the new ones together. The report must be of the same
+// selection and shard (ReadReport reads and checks it; the command takes
+// the selection from it).
+
+// ReadReport reads the JSON report of oracle check at path for a rerun,
+// refusing anything else as a merge does.
+func ReadReport(path string) (*Report, error) { return readReportFor(path, "rerun") }
+
+// previousCases indexes the cases of r by name; nil for no report.
+func previousCases(r *Report) map[string]*CaseReport {
+	if r == nil {
+		return nil
+	}
+	m := make(map[string]*CaseReport, len(r.Cases))
+	for _, c := range r.Cases {
+		if c.Status != StatusObsolete {
+			m[c.Case] = c
+		}
+	}
+	return m
+}
+
+// planRerun is the plan of case c that the earlier report's case prev
+// gives: nil when c runs as in any check (prev is nil, or its status was
+// error).
+func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseReport) *casePlan {
+	if prev == nil || prev.Status == StatusError {
+		return nil
+	}
+	if prev.Kind != KindDistribution {
+		return &casePlan{reuse: prev}
+	}
+	data, err := r.ReadStats(c.Key)
+	p := planDistribution(r, c, o, data, err)
+	if p.err != nil {
+		return p
+	}
+	_, fresh, err := prev.Distribution.parse()
+	switch {
+	case err != nil:
+		p.err = fmt.Errorf("the earlier report's case %s: %w", c.Key, err)
+		return p
+	case fresh == nil:
+		return nil // it did not run: it runs now
+	}
+	if errors := fresh.Verdicts.Error; errors > 0 {
+		// the graded runs kept, the errors made again
+		p.prev, p.runs = fresh.WithoutErrors(), errors
+		return p
+	}
+	cr := *prev
+	d := *prev.Distribution
+	d.Baseline = p.frozen // compared with the baseline as it is now
+	cr.Distribution = &d
+	p.reuse = &cr
+	return p
+}
+
+// checkDistribution refuses a case of a report whose distribution does not
+// hold together: a distribution case that ran without both distributions,
+// one that does not parse, or a distribution on a case of the other kind.
+func (c *CaseReport) checkDistribution() error {
+	switch {
+	case c.Kind != "" && c.Kind != KindDistribution:
+		return fmt.Errorf("kind %q is not %q", c.Kind, KindDistribution)
+	case c.Kind == "" && c.Distribution != nil:
+		return fmt.Errorf("it has a distribution but no kind %q", KindDistribution)
+	case c.Kind == KindDistribution && c.Distribution == nil && c.Status != StatusError:
+		return fmt.Errorf("a distribution case with status %s has no distribution", c.Status)
+	case c.Distribution == nil:
+		return nil
+	}
+	if c.Distribution.Runs < 1 {
+		return fmt.Errorf("distribution.runs is %d", c.Distribution.Runs)
+	}
+	if _, _, err := c.Distribution.parse(); err != nil {
+		return fmt.Errorf("distribution.%v", err)
+	}
+	return nil
+}
