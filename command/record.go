@@ -68,7 +68,7 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(rc.Case), safe(rc.Error))
 				}
 			}
 			if code := recordExit(rep); code != ExitOK {
@@ -94,10 +94,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 			status = s.Dim(status)
 		case oracle.RecordRefused:
 			status = s.Bad(status)
-			note = "  nondeterministic: " + rc.Divergence.String()
+			note = "  nondeterministic: " + safe(rc.Divergence.String())
 		case oracle.RecordError:
 			status = s.Bad(status)
-			note = "  " + rc.Error
+			note = "  " + safe(rc.Error)
 		case oracle.RecordObsolete:
 			status = s.Warn(status)
 			note = "  baseline with no case; --prune removes it"
@@ -109,9 +109,9 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport) {
 		}
 		verdict := ""
 		if rc.Verdict != "" {
-			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
+			verdict = s.Dim(" (" + safe(string(rc.Verdict)) + ")")
 		}
-		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
+		fmt.Fprintf(w, "%s %s%s%s\n", status, safe(rc.Case), verdict, note)
 	}
 	parts := []string{
 		fmt.Sprintf("%d written", rep.Count(oracle.RecordWrote)),

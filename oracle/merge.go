@@ -40,8 +40,17 @@ func readReport(path string) (*Report, error) {
 			return nil, bad("it has no %s", name)
 		}
 	}
+	// The values of a report's changes are JSON (json.RawMessage), which
+	// decoding keeps as written: in the indented report, across many
+	// lines. Compacted first, they hold the bytes the check compared and
+	// rendered, so a merged report renders as the unsharded one.
+	var compact bytes.Buffer
+	compact.Grow(len(data))
+	if err := json.Compact(&compact, data); err != nil {
+		return nil, bad("%v", err)
+	}
 	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := json.Unmarshal(compact.Bytes(), &r); err != nil {
 		return nil, bad("%v", err)
 	}
 	if r.Selection.Cases < 0 {

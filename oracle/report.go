@@ -66,6 +66,10 @@ type CaseReport struct {
 	// Checks are the checks of a changed case, as the baseline and the
 	// fresh run grade them.
 	Checks []CheckState `json:"checks,omitempty"`
+	// Story is what a changed case says first: the checks that flipped
+	// or changed their detail, and its new violations (see Story); nil
+	// when its checks and violations did not change.
+	Story *Story `json:"story,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`

@@ -112,7 +112,7 @@ func TestReviewOnATerminal(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"changed          crm/solver/TASK-004  improvement (fail → pass); reward 1",
-		"~ /verdict: \"fail\" → \"pass\"",
+		"(said above: /verdict)", // the headline says the verdict fail → pass
 		"accepted  crm/solver/TASK-004: wrote result.json",
 		"changed          crm/solver/TASK-005  verdict pass, as before; reward 0.5 → 1",
 		"rejected  crm/solver/TASK-005",

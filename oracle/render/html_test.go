@@ -209,7 +209,7 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 	cmds := Commands{Record: "oracle record", Prune: "oracle record --prune"}
 	for i, r := range reports {
 		r.Summary = oracle.Summary{Total: len(r.Cases), Unchanged: 1, Changed: 1, Regressions: 1}
-		want, err := htmlWholePage(r, cmds)
+		want, err := htmlWholePage(r, Options{Commands: cmds})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,10 +224,10 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 }
 
 // htmlWholePage is HTML as it was before it wrote its cases one at a time.
-func htmlWholePage(r *oracle.Report, cmds Commands) (string, error) {
-	v := htmlViewOf(r, Options{})
+func htmlWholePage(r *oracle.Report, o Options) (string, error) {
+	v := htmlViewOf(r, o)
 	for i, c := range r.Cases {
-		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, cmds))
+		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, o))
 	}
 	var buf bytes.Buffer
 	err := htmlWhole.Execute(&buf, v)
