@@ -68,7 +68,7 @@ func (h *htmlWriter) Case(c *oracle.CaseReport) error {
 			h.ids = map[*changeGroup]string{}
 		}
 		if dup {
-			hc.SameAs, hc.SameAsID, hc.Detail = g.cases[0], h.ids[g], false
+			hc.SameAs, hc.SameAsID, hc.Detail = safe(g.cases[0]), h.ids[g], false
 		} else {
 			h.ids[g] = hc.ID
 		}

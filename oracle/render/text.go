@@ -175,7 +175,11 @@ func (e *errWriter) Write(p []byte) (int, error) {
 // change an earlier case showed (same) names that case instead.
 func writeCase(w io.Writer, cr *oracle.CaseReport, o Options, same *changeGroup) {
 	c := o.Colors
-	status := fmt.Sprintf("%-16s", safe(string(cr.Status)))
+	name := string(cr.Status)
+	if !knownStatus(cr.Status) {
+		name = "status " + safe(name) // one a merged report's reader let through
+	}
+	status := fmt.Sprintf("%-16s", name)
 	switch cr.Status {
 	case oracle.StatusUnchanged:
 		status = c.paint(c.Good, status)
@@ -320,6 +324,15 @@ func (c Colors) segs(ss []seg) string {
 		}
 	}
 	return b.String()
+}
+
+// knownStatus reports whether s is a status oracle writes.
+func knownStatus(s oracle.Status) bool {
+	switch s {
+	case oracle.StatusUnchanged, oracle.StatusChanged, oracle.StatusMissing, oracle.StatusObsolete, oracle.StatusNondeterministic, oracle.StatusError:
+		return true
+	}
+	return false
 }
 
 // knownFiles are the file names a report shows as they are at the start
