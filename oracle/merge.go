@@ -172,6 +172,16 @@ func sameSelection(a, b *ReportSelection) bool {
 }
 
 func describe(s *ReportSelection) string {
+	parts := []string{fmt.Sprintf("%d cases", s.Cases)}
+	if flags := s.Flags(); flags != "" {
+		parts = append([]string{flags}, parts...)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Flags are the selection's flags as a command line gives them ("--env crm
+// --task 'TASK-00?'"), "" for every case.
+func (s *ReportSelection) Flags() string {
 	var parts []string
 	for _, f := range []struct {
 		flag string
@@ -181,6 +191,5 @@ func describe(s *ReportSelection) string {
 			parts = append(parts, "--"+f.flag+" "+quote(p))
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%d cases", s.Cases))
 	return strings.Join(parts, " ")
 }

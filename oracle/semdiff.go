@@ -179,6 +179,12 @@ func stringWords(from, to json.RawMessage) []Span {
 	if json.Unmarshal(from, &a) != nil || json.Unmarshal(to, &b) != nil || a == b {
 		return nil
 	}
+	return sharedWords(a, b)
+}
+
+// sharedWords is the word diff of two strings, nil when they share no word
+// (old → new says it better then).
+func sharedWords(a, b string) []Span {
 	spans := WordDiff(a, b)
 	for _, s := range spans {
 		if s.Op == Same && strings.TrimSpace(s.Text) != "" {

@@ -173,13 +173,7 @@ func detailWords(a, b string) []Span {
 	if a == "" || b == "" {
 		return nil
 	}
-	spans := WordDiff(a, b)
-	for _, s := range spans {
-		if s.Op == Same && strings.TrimSpace(s.Text) != "" {
-			return spans
-		}
-	}
-	return nil
+	return sharedWords(a, b)
 }
 
 func sameBool(a, b *bool) bool {

@@ -5,16 +5,13 @@ package main
 import (
 	"encoding/json"
 	"html"
-	"io"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/oracle"
-	"github.com/creack/pty"
 )
 
 // TestMutantsSayWhichChecksMovedFirst: for each crm mutant of
@@ -170,38 +167,5 @@ func reviewAll(t *testing.T, dir, mutant string) string {
 	t.Helper()
 	cmd := oracleCmd(dir, "review")
 	cmd.Env = append(cmd.Env, "ORACLE_MUTANT="+mutant)
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty)
-		close(copied)
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	deadline := time.After(2 * time.Minute) // only keeps a broken review from hanging the test
-	answered := 0
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("review: %v\n%s", err, out.String())
-			}
-			<-copied
-			return strings.ReplaceAll(out.String(), "\r\n", "\n")
-		case <-deadline:
-			t.Fatalf("review did not end; output:\n%s", out.String())
-		case <-time.After(20 * time.Millisecond):
-			if n := strings.Count(out.String(), "[q]uit: "); n > answered {
-				answered = n
-				tty.WriteString("s\n")
-			}
-		}
-	}
+	return strings.ReplaceAll(reviewOnTerminal(t, cmd, func(int) string { return "s" }), "\r\n", "\n")
 }
-
-

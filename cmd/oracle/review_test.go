@@ -72,46 +72,8 @@ func TestReviewOnATerminal(t *testing.T) {
 		t.Fatalf("check --pending: %v\n%s", err, out)
 	}
 
-	cmd := oracleCmd(dir, "review")
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty) // ends when the terminal closes with the process
-		close(copied)
-	}()
-	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
-	// waitFor waits until the output holds n prompts; the deadline only
-	// keeps a broken review from hanging the test.
-	waitFor := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for strings.Count(out.String(), prompt) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no prompt %d; output:\n%s", n, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	for i, answer := range []string{"a", "r", "s"} {
-		waitFor(i + 1)
-		if _, err := tty.WriteString(answer + "\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("review: %v\n%s", err, out.String())
-	}
-	select {
-	case <-copied:
-	case <-time.After(time.Minute):
-		t.Fatalf("the terminal did not close; output:\n%s", out.String())
-	}
-	text := out.String()
+	answers := []string{"a", "r", "s"}
+	text := reviewOnTerminal(t, oracleCmd(dir, "review"), func(i int) string { return answers[min(i, len(answers)-1)] })
 	for _, want := range []string{
 		"changed          crm/solver/TASK-004  improvement (fail → pass); reward 1",
 		"(said above: /verdict)", // the headline says the verdict fail → pass
@@ -189,36 +151,7 @@ func TestReviewShowsHostileTextOnATerminal(t *testing.T) {
 
 	cmd := oracleCmd(dir, "review")
 	cmd.Env = append(slices.DeleteFunc(cmd.Env, func(v string) bool { return strings.HasPrefix(v, "NO_COLOR=") }), "TERM=xterm-256color")
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty)
-		close(copied)
-	}()
-	deadline := time.Now().Add(2 * time.Minute) // only keeps a broken review from hanging the test
-	for !strings.Contains(out.String(), "[q]uit: ") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no prompt; output:\n%q", out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if _, err := tty.WriteString("s\n"); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("review: %v\n%q", err, out.String())
-	}
-	select {
-	case <-copied:
-	case <-time.After(time.Minute):
-		t.Fatalf("the terminal did not close; output:\n%q", out.String())
-	}
-	raw := out.String()
+	raw := reviewOnTerminal(t, cmd, func(int) string { return "s" })
 	if !strings.Contains(raw, "\x1b[31;9m") || !strings.Contains(raw, "\x1b[32;4m") {
 		t.Errorf("the word diff is not struck through and underlined on a terminal:\n%q", raw)
 	}
@@ -244,6 +177,52 @@ func TestReviewShowsHostileTextOnATerminal(t *testing.T) {
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("review output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// reviewOnTerminal runs oracle review (cmd) on a pseudo-terminal, answering
+// its i-th prompt (from 0) with answer(i), and returns what the terminal
+// showed, the line ends as the terminal wrote them ("\r\n"). It skips the
+// test where there is no pseudo-terminal.
+func reviewOnTerminal(t *testing.T, cmd *exec.Cmd, answer func(i int) string) string {
+	t.Helper()
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer tty.Close()
+	var out syncBuffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&out, tty) // ends when the terminal closes with the process
+		close(copied)
+	}()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
+	deadline := time.After(2 * time.Minute) // only keeps a broken review from hanging the test
+	for answered := 0; ; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("review: %v\n%s", err, out.String())
+			}
+			select {
+			case <-copied:
+			case <-time.After(time.Minute):
+				t.Fatalf("the terminal did not close; output:\n%s", out.String())
+			}
+			return out.String()
+		case <-deadline:
+			t.Fatalf("review did not end; output:\n%s", out.String())
+		case <-time.After(20 * time.Millisecond):
+			if n := strings.Count(out.String(), prompt); n > answered {
+				if _, err := tty.WriteString(answer(answered) + "\n"); err != nil {
+					t.Fatal(err)
+				}
+				answered++
+			}
 		}
 	}
 }

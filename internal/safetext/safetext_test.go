@@ -15,13 +15,13 @@ func TestString(t *testing.T) {
 		{"a\nb", `a\nb`},
 		{"a\r\nb\tc\vd\fe\bf\ag", `a\r\nb\tc\vd\fe\bf\ag`},
 		{"\x00\x01\x1f", `\x00\x01\x1f`},
-		{"\x1b[2J\x1b[H", `\x1b[2J\x1b[H`},                                                // clear the screen
-		{"\x1b]52;c;ZXZpbA==\x07", `\x1b]52;c;ZXZpbA==\a`},                                // OSC 52: set the clipboard
+		{"\x1b[2J\x1b[H", `\x1b[2J\x1b[H`},                                                     // clear the screen
+		{"\x1b]52;c;ZXZpbA==\x07", `\x1b]52;c;ZXZpbA==\a`},                                     // OSC 52: set the clipboard
 		{"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", `\x1b]8;;http://x\x1b\link\x1b]8;;\x1b\`}, // OSC 8 hyperlink
 		{"ok\rFAKE", `ok\rFAKE`},
 		{"del\x7f", `del\x7f`},
 		{"c1 \u0085 \u009b31m \u0090", `c1 \u0085 \u009b31m \u0090`},
-		{"abc\u202Edcba", `abc\u202edcba`},                   // right-to-left override
+		{"abc\u202Edcba", `abc\u202edcba`}, // right-to-left override
 		{"\u2066isolate\u2069 \u200E\u200F\u061C", `\u2066isolate\u2069 \u200e\u200f\u061c`},
 		{"zero\u200Bwidth\u200C\u200D\u2060\uFEFF", `zero\u200bwidth\u200c\u200d\u2060\ufeff`},
 		{"soft\u00ADhyphen", `soft\u00adhyphen`},

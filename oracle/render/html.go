@@ -152,18 +152,9 @@ func htmlViewOf(r *oracle.Report, o Options) htmlView {
 // describeSelection says what a report is a report of: "--env crm --task
 // 'TASK-00?' (8 cases)", or "every case (11 cases)".
 func describeSelection(s *oracle.ReportSelection) string {
-	var parts []string
-	for _, f := range []struct {
-		flag string
-		list []string
-	}{{"env", s.Envs}, {"agent", s.Agents}, {"task", s.Tasks}} {
-		for _, p := range f.list {
-			parts = append(parts, "--"+f.flag+" "+p)
-		}
-	}
-	what := "every case"
-	if len(parts) > 0 {
-		what = strings.Join(parts, " ")
+	what := s.Flags()
+	if what == "" {
+		what = "every case"
 	}
 	return fmt.Sprintf("%s (%d %s)", what, s.Cases, plural(s.Cases, "case", "cases"))
 }
