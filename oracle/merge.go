@@ -81,6 +81,9 @@ func readReport(path string) (*Report, error) {
 		if !sh.Has(c.Key()) {
 			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
 		}
+		if slices.Contains(c.Files, nil) || c.Divergence != nil && c.Divergence.Diff == nil {
+			return nil, bad("case %s has a null file diff", c.Case)
+		}
 	}
 	r.finish()
 	if r.Summary != given {

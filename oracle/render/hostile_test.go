@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -314,5 +315,47 @@ func FuzzJUnit(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkXML(t, "JUnit", out.Bytes())
+	})
+}
+
+// FuzzRenderDecodedCase decodes the fuzzer's bytes as a case of a JSON
+// report, as check --merge reads one, and writes it in every format: no
+// format panics whatever the report holds (a field change with neither
+// side, a story check with no outcome, a null where a value goes), and the
+// text report stays text.
+func FuzzRenderDecodedCase(f *testing.F) {
+	for _, c := range hostileReport("\x1b[2J", "\n::error::x").Cases {
+		data, err := json.Marshal(c)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"status":"changed","files":[{"file":"state-diff.json","members":[{"id":"A","fields":[{"path":"/x"}]}]}],"story":{"checks":[{"label":"L"}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var c oracle.CaseReport
+		if json.Unmarshal(data, &c) != nil || slices.Contains(c.Files, nil) {
+			return // readReport refuses a null file diff
+		}
+		r := reportOf([]*oracle.CaseReport{&c, &c})
+		for _, format := range Formats() {
+			var out bytes.Buffer
+			if err := format.Write(&out, r, Options{All: true, Verbose: true}); err != nil {
+				t.Fatalf("%s: %v", format.Name, err)
+			}
+			switch format.Name {
+			case "text":
+				// a decoded report's strings start nowhere in particular:
+				// only the control bytes are checked
+				text := out.String()
+				for _, r := range text {
+					if r != '\n' && safetext.Unsafe(r) {
+						t.Fatalf("text holds %U:\n%q", r, text)
+					}
+				}
+			case "junit":
+				checkXML(t, "JUnit", out.Bytes())
+			}
+		}
 	})
 }

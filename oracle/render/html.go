@@ -54,6 +54,7 @@ func newHTMLWriter(o Options) Writer {
 
 // Case writes the row and the details of c.
 func (h *htmlWriter) Case(c *oracle.CaseReport) error {
+	g, dup := h.same.add(c) // a case not listed still counts in its group
 	if c.Status != oracle.StatusUnchanged {
 		if h.o.MaxCases > 0 && h.shown >= h.o.MaxCases {
 			h.skipped.add(c)
@@ -63,14 +64,14 @@ func (h *htmlWriter) Case(c *oracle.CaseReport) error {
 	}
 	h.n++
 	hc := htmlCaseOf(h.n, c, h.o)
-	if g, dup := h.same.add(c); g != nil {
+	if g != nil {
 		if h.ids == nil {
 			h.ids = map[*changeGroup]string{}
 		}
 		if dup {
 			hc.SameAs, hc.SameAsID, hc.Detail = safe(g.cases[0]), h.ids[g], false
 		} else {
-			h.ids[g] = hc.ID
+			h.ids[g], g.shown = hc.ID, true
 		}
 	}
 	if err := h.part(h.rows, "row", hc); err != nil {
@@ -256,7 +257,7 @@ type htmlCase struct {
 // htmlCheck is one check of a case's story.
 type htmlCheck struct {
 	Mark, Label, Kind, What, Class string
-	Detail                         []htmlSeg
+	Detail                         template.HTML
 }
 
 type htmlCheckState struct {
@@ -280,17 +281,17 @@ type htmlFile struct {
 type htmlRow struct {
 	Sign, Where, About, Note string
 	Member                   bool
-	Segs                     []htmlSeg
+	Value                    template.HTML
 }
 
-// htmlSeg is a piece of a value: Full is the whole of a value cut short.
-type htmlSeg struct {
-	Class, Text, Full string
-}
-
-func htmlSegs(ss []seg) []htmlSeg {
-	var out []htmlSeg
+// htmlSegs writes segments as HTML, each text through safe and escaped:
+// deleted words in <del>, inserted ones in <ins>, old and new values and
+// elisions in a span of their class, and a value cut short as a
+// <details> whose summary is the cut value and whose body the whole.
+func htmlSegs(ss []seg) template.HTML {
+	var b strings.Builder
 	for _, s := range ss {
+		text := template.HTMLEscapeString(safe(s.text))
 		class := ""
 		switch s.op {
 		case deleted:
@@ -304,9 +305,19 @@ func htmlSegs(ss []seg) []htmlSeg {
 		case elided:
 			class = "elided"
 		}
-		out = append(out, htmlSeg{Class: class, Text: safe(s.text), Full: safe(s.full)})
+		switch {
+		case s.full != "":
+			b.WriteString(`<details class="cut"><summary class="` + class + `">` + text + `</summary><span class="` + class + `">` +
+				template.HTMLEscapeString(safe(s.full)) + `</span></details>`)
+		case class == "del" || class == "ins":
+			b.WriteString("<" + class + ">" + text + "</" + class + ">")
+		case class != "":
+			b.WriteString(`<span class="` + class + `">` + text + `</span>`)
+		default:
+			b.WriteString(text)
+		}
 	}
-	return out
+	return template.HTML(b.String())
 }
 
 func signOf(op oracle.ChangeOp) string {
@@ -320,7 +331,7 @@ func signOf(op oracle.ChangeOp) string {
 }
 
 func htmlChangeRow(ch oracle.Change) htmlRow {
-	return htmlRow{Sign: signOf(ch.Op), Where: safe(pathOf(ch)), About: safe(ch.Label), Segs: htmlSegs(changeSegs(ch, 0))}
+	return htmlRow{Sign: signOf(ch.Op), Where: safe(pathOf(ch)), About: safe(ch.Label), Value: htmlSegs(changeSegs(ch, 0))}
 }
 
 func htmlFileOf(f *oracle.FileDiff) htmlFile {
@@ -341,16 +352,16 @@ func htmlFileOf(f *oracle.FileDiff) htmlFile {
 			case fd.Now == nil:
 				sign = "-"
 			}
-			hf.Rows = append(hf.Rows, htmlRow{Sign: sign, Where: safe(fd.Path), Note: fd.What(), Segs: htmlSegs(fieldDiffSegs(fd, 0))})
+			hf.Rows = append(hf.Rows, htmlRow{Sign: sign, Where: safe(fd.Path), Note: fd.What(), Value: htmlSegs(fieldDiffSegs(fd, 0))})
 		}
 		if m.OldValue != nil {
-			hf.Rows = append(hf.Rows, htmlRow{Sign: "-", Segs: htmlSegs([]seg{valueSeg(oldValue, m.OldValue, 0)})})
+			hf.Rows = append(hf.Rows, htmlRow{Sign: "-", Value: htmlSegs([]seg{valueSeg(oldValue, m.OldValue, 0)})})
 		}
 		if m.NewValue != nil {
-			hf.Rows = append(hf.Rows, htmlRow{Sign: "+", Segs: htmlSegs([]seg{valueSeg(newValue, m.NewValue, 0)})})
+			hf.Rows = append(hf.Rows, htmlRow{Sign: "+", Value: htmlSegs([]seg{valueSeg(newValue, m.NewValue, 0)})})
 		}
 		for _, ch := range m.Value {
-			hf.Rows = append(hf.Rows, htmlRow{Sign: signOf(ch.Op), Where: safe(pathOf(ch)), Segs: htmlSegs(changeSegs(ch, 0))})
+			hf.Rows = append(hf.Rows, htmlRow{Sign: signOf(ch.Op), Where: safe(pathOf(ch)), Value: htmlSegs(changeSegs(ch, 0))})
 		}
 	}
 	for _, inv := range f.Invisible {
@@ -443,7 +454,7 @@ details.cut { display: inline; } details.cut summary { cursor: pointer; display:
 {{if .Note}}<p class="note{{if .Label}} label-{{.Label}}{{end}}">{{.Note}}</p>{{end}}
 {{if .Story}}<div class="story"><h3>checks that moved</h3>
 <table class="story-checks"><thead><tr><th></th><th>check</th><th>kind</th><th>outcome</th><th>detail</th></tr></thead><tbody>
-{{range .Story}}<tr><td class="{{.Class}}">{{.Mark}}</td><td>{{.Label}}</td><td>{{.Kind}}</td><td class="{{.Class}}">{{.What}}</td><td class="value">{{template "segs" .Detail}}</td></tr>
+{{range .Story}}<tr><td class="{{.Class}}">{{.Mark}}</td><td>{{.Label}}</td><td>{{.Kind}}</td><td class="{{.Class}}">{{.What}}</td><td class="value">{{.Detail}}</td></tr>
 {{end}}</tbody></table></div>
 {{end}}{{if .NewViolations}}<h3>new violations: {{len .NewViolations}}</h3>
 <ul class="violations">{{range .NewViolations}}<li class="failed">{{.}}</li>{{end}}</ul>
@@ -472,8 +483,8 @@ details.cut { display: inline; } details.cut summary { cursor: pointer; display:
 {{end}}</tbody></table>
 {{end}}</section>
 {{end}}{{end}}{{define "rows"}}{{range .}}{{if .Member}}<tr class="member"><td>{{.Sign}}</td><td colspan="2">{{.Where}}</td><td class="note">{{.Note}}</td></tr>
-{{else}}<tr><td>{{.Sign}}</td><td class="path">{{.Where}}</td><td>{{if .About}}check “{{.About}}”{{end}}{{if .Note}}<span class="note">{{.Note}}</span>{{end}}</td><td class="value">{{template "segs" .Segs}}</td></tr>
-{{end}}{{end}}{{end}}{{define "segs"}}{{range .}}{{if .Full}}<details class="cut"><summary class="{{.Class}}">{{.Text}}</summary><span class="{{.Class}}">{{.Full}}</span></details>{{else if eq .Class "del"}}<del>{{.Text}}</del>{{else if eq .Class "ins"}}<ins>{{.Text}}</ins>{{else if .Class}}<span class="{{.Class}}">{{.Text}}</span>{{else}}{{.Text}}{{end}}{{end}}{{end}}{{define "foot"}}
+{{else}}<tr><td>{{.Sign}}</td><td class="path">{{.Where}}</td><td>{{if .About}}check “{{.About}}”{{end}}{{if .Note}}<span class="note">{{.Note}}</span>{{end}}</td><td class="value">{{.Value}}</td></tr>
+{{end}}{{end}}{{end}}{{define "foot"}}
 <script>
 (function () {
   var buttons = document.querySelectorAll('#filters button');

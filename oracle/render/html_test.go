@@ -291,3 +291,38 @@ func htmlWholePage(r *oracle.Report, o Options) (string, error) {
 	err := htmlWhole.Execute(&buf, v)
 	return buf.String(), err
 }
+
+// TestHTMLGroupsAndBounds: cases sharing one change are shown once, the
+// others' rows linking to it and the groups named above the details; with
+// MaxCases the rest are counted, not listed.
+func TestHTMLGroupsAndBounds(t *testing.T) {
+	var cases []*oracle.CaseReport
+	for i := range 5 {
+		cases = append(cases, changedCase(i, "The total is $479,659.50.", "The total is $532,955.00."))
+	}
+	cases = append(cases, changedCase(9, "another", "change"))
+	var out bytes.Buffer
+	if err := HTML(&out, reportOf(cases), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	if n := strings.Count(page, `<section class="case-detail"`); n != 2 {
+		t.Errorf("%d sections for two changes, want 2", n)
+	}
+	for _, want := range []string{
+		`<p class="same-change">the same change in 5 cases: <a href="#case-1">e/a/TASK-00000</a> (shown), e/a/TASK-00001, e/a/TASK-00002, e/a/TASK-00003, e/a/TASK-00004</p>`,
+		`; the same change as <a href="#case-1">e/a/TASK-00000</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	out.Reset()
+	if err := HTML(&out, reportOf(cases), Options{MaxCases: 2}); err != nil {
+		t.Fatal(err)
+	}
+	page = out.String()
+	if n := strings.Count(page, `<tr class="case`); n != 2 || !strings.Contains(page, `<p id="unlisted" class="note">4 more cases need attention (4 changed), not listed here; `) {
+		t.Errorf("bounded to 2 cases: %d rows\n%s", n, page)
+	}
+}

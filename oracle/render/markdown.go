@@ -28,8 +28,12 @@ const (
 	mdMaxRows = 100
 	// mdStoryChecks bounds the checks the case table's note names.
 	mdStoryChecks = 5
-	// mdGroupNames bounds the cases named for a change several share.
-	mdGroupNames = 10
+	// mdGroupNames bounds the cases named for a change several share,
+	// each cut to mdGroupName characters; mdGroupLine is what their line
+	// takes besides the names (the counts' digits included).
+	mdGroupNames = 4
+	mdGroupName  = 80
+	mdGroupLine  = 80
 )
 
 // Markdown writes the report as a pull-request comment or a CI job summary
@@ -71,14 +75,15 @@ type markdownWriter struct {
 	size    int
 	full    bool // a case did not fit: the later ones are counted
 	same    sameChanges
-	groups  map[*changeGroup]*mdSection
+	secs    map[*changeGroup]*mdSection
 	skipped unlisted
 }
 
 // mdSection is a listed case's collapsible section.
 type mdSection struct {
 	summary, body string
-	group         *changeGroup // the cases that share its change
+	group         *changeGroup // the cases that share its change, for a changed case
+	named         []string     // the cases its line names, charged to the budget
 }
 
 func newMarkdownWriter(o Options) Writer { return &markdownWriter{o: o} }
@@ -100,19 +105,25 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 		m.skipped.add(c)
 		return nil
 	}
-	if dup {
-		row := mdRow(c, "the same change as "+mdCode(g.cases[0]))
-		extra := 0
-		if first := m.groups[g]; first != nil && first.group == nil {
-			first.group = g
-			extra = 40 + mdGroupNames*(len(c.Case)+16) // the group's line, charged once
-		}
-		if m.size+len(row)+extra > MarkdownBudget {
+	if sec := m.secs[g]; dup && sec != nil && len(sec.named) < mdGroupNames {
+		// the section of the change names this case too, when it fits
+		name := mdCode(cut(c.Case, mdGroupName)) + ", "
+		if m.size+len(name) > MarkdownBudget {
 			m.full = true
 			m.skipped.add(c)
 			return nil
 		}
-		m.size += len(row) + extra
+		m.size += len(name)
+		sec.named = append(sec.named, name)
+	}
+	if dup {
+		row := mdRow(c, "the same change as "+mdCode(g.cases[0]))
+		if m.size+len(row) > MarkdownBudget {
+			m.full = true
+			m.skipped.add(c)
+			return nil
+		}
+		m.size += len(row)
 		m.rows = append(m.rows, row)
 		return nil
 	}
@@ -131,20 +142,22 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 	if sec != nil {
 		m.cases = append(m.cases, sec)
 		if g != nil {
-			if m.groups == nil {
-				m.groups = map[*changeGroup]*mdSection{}
+			if m.secs == nil {
+				m.secs = map[*changeGroup]*mdSection{}
 			}
-			m.groups[g] = sec
+			sec.group, g.shown, m.secs[g] = g, true, sec
 		}
 	}
 	return nil
 }
 
+// size is what the section takes of the budget, the line naming the
+// cases that share its change included.
 func (s *mdSection) size() int {
 	if s == nil {
 		return 0
 	}
-	return len(s.summary) + len(s.body) + 40
+	return len(s.summary) + len(s.body) + 40 + mdGroupLine + len(mdCode(cut(s.summary, mdGroupName)))
 }
 
 func (m *markdownWriter) Finish(out io.Writer, r *oracle.Report) error {
@@ -175,8 +188,13 @@ func (m *markdownWriter) Finish(out io.Writer, r *oracle.Report) error {
 	}
 	for _, sec := range m.cases {
 		fmt.Fprintf(w, "\n<details><summary>%s</summary>\n\n", sec.summary)
-		if g := sec.group; g != nil {
-			fmt.Fprintf(w, "The same change in %d cases: %s.\n\n", len(g.cases), mdCaseNames(g.cases))
+		if g := sec.group; g != nil && len(g.cases) > 1 {
+			names := mdCode(cut(g.cases[0], mdGroupName)) + ", " + strings.Join(sec.named, "")
+			names = strings.TrimSuffix(names, ", ")
+			if more := len(g.cases) - 1 - len(sec.named); more > 0 {
+				names += fmt.Sprintf(" and %d more", more)
+			}
+			fmt.Fprintf(w, "The same change in %d cases: %s.\n\n", len(g.cases), names)
 		}
 		fmt.Fprint(w, sec.body)
 		fmt.Fprintln(w, "</details>")
@@ -185,20 +203,6 @@ func (m *markdownWriter) Finish(out io.Writer, r *oracle.Report) error {
 }
 
 func (m *markdownWriter) Close() {}
-
-// mdCaseNames names the cases of a group as code, the first ones.
-func mdCaseNames(cases []string) string {
-	shown := cases[:min(len(cases), mdGroupNames)]
-	parts := make([]string, len(shown))
-	for i, c := range shown {
-		parts[i] = mdCode(c)
-	}
-	out := strings.Join(parts, ", ")
-	if n := len(cases) - len(shown); n > 0 {
-		out += fmt.Sprintf(" and %d more", n)
-	}
-	return out
-}
 
 // mdRow is a case's row of the table.
 func mdRow(c *oracle.CaseReport, note string) string {

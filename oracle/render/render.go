@@ -281,6 +281,9 @@ func sideSegs(a, b json.RawMessage, words []oracle.Span, maxValue int) []seg {
 // before the rollout as an old value and the one after as a new value, or
 // what was added or removed.
 func fieldSegs(f *oracle.FieldChange, maxValue int) []seg {
+	if f == nil {
+		return nil // neither side changes the field (a hand-made report)
+	}
 	switch f.Op {
 	case "add":
 		return []seg{{op: plain, text: "added "}, valueSeg(newValue, f.To, maxValue)}

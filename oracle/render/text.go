@@ -87,13 +87,16 @@ func (t *textState) add(out io.Writer, cr *oracle.CaseReport) {
 		}
 		return
 	}
+	g, dup := t.same.add(cr) // a case not listed still counts in its group
 	if t.o.MaxCases > 0 && t.shown >= t.o.MaxCases {
 		t.skipped.add(cr)
 		return
 	}
 	t.shown++
-	g, dup := t.same.add(cr)
 	if !dup {
+		if g != nil {
+			g.shown = true
+		}
 		g = nil
 	}
 	writeCase(out, cr, t.o, g)
