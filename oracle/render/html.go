@@ -373,7 +373,6 @@ func htmlFileOf(f *oracle.FileDiff) htmlFile {
 // htmlFuncs are the functions of the page's template.
 var htmlFuncs = template.FuncMap{
 	"passed": passedWord,
-	"lower":  strings.ToLower,
 }
 
 // htmlPage is the page in parts: head (to the table's body), a row of the

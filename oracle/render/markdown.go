@@ -247,8 +247,8 @@ func mdCheckSegs(ch oracle.CheckChange) string {
 	ss := checkSegs(ch)
 	var b strings.Builder
 	b.WriteString(mdText(ss[0].text))
-	if len(ss) > 1 {
-		b.WriteString(mdBoth(ss[1:]))
+	if len(ss) > 2 { // "; " and the detail
+		b.WriteString("; " + mdBoth(ss[2:]))
 	}
 	return b.String()
 }
