@@ -100,31 +100,22 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 		return nil
 	}
 	g, dup := m.same.add(c)
-	if m.full || len(m.rows) >= m.maxCases() {
+	if len(m.rows) >= m.maxCases() {
 		m.full = true
-		m.skipped.add(c)
-		return nil
 	}
 	if sec := m.secs[g]; dup && sec != nil && len(sec.named) < mdGroupNames {
 		// the section of the change names this case too, when it fits
 		name := mdCode(cut(c.Case, mdGroupName)) + ", "
-		if m.size+len(name) > MarkdownBudget {
-			m.full = true
-			m.skipped.add(c)
+		if !m.take(c, len(name)) {
 			return nil
 		}
-		m.size += len(name)
 		sec.named = append(sec.named, name)
 	}
 	if dup {
 		row := mdRow(c, "the same change as "+mdCode(g.cases[0]))
-		if m.size+len(row) > MarkdownBudget {
-			m.full = true
-			m.skipped.add(c)
-			return nil
+		if m.take(c, len(row)) {
+			m.rows = append(m.rows, row)
 		}
-		m.size += len(row)
-		m.rows = append(m.rows, row)
 		return nil
 	}
 	row := mdRow(c, mdNote(c, m.o))
@@ -132,12 +123,9 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 	if m.size+len(row)+sec.size() > MarkdownBudget {
 		sec = mdCaseSection(c, m.o, true)
 	}
-	if m.size+len(row)+sec.size() > MarkdownBudget {
-		m.full = true
-		m.skipped.add(c)
+	if !m.take(c, len(row)+sec.size()) {
 		return nil
 	}
-	m.size += len(row) + sec.size()
 	m.rows = append(m.rows, row)
 	if sec != nil {
 		m.cases = append(m.cases, sec)
@@ -149,6 +137,19 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 		}
 	}
 	return nil
+}
+
+// take charges n bytes of the budget for the case c and reports whether
+// they fit; once a case does not fit (or the report is full), it and every
+// later case are counted instead of listed.
+func (m *markdownWriter) take(c *oracle.CaseReport, n int) bool {
+	if m.full || m.size+n > MarkdownBudget {
+		m.full = true
+		m.skipped.add(c)
+		return false
+	}
+	m.size += n
+	return true
 }
 
 // size is what the section takes of the budget, the line naming the
