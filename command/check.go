@@ -1,7 +1,12 @@
 package command
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
@@ -33,13 +38,17 @@ func checkCommand(envs Environments) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format and the fresh artifacts of the cases that did not match to `DIR` (a folder, made when missing; a symlink planted inside it is refused)"},
 			&cli.StringSliceFlag{Name: "merge", Usage: "do not run: merge the JSON reports (--json) of every shard of one selection in `FILE`s (repeatable); a missing, repeated or foreign shard is trouble"},
-			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too"},
+			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "list unchanged cases too, and each result.json change a changed case's headline already says (the fields derived from its checks)"},
+			&cli.IntFlag{Name: "max-cases", Usage: fmt.Sprintf("list at most `N` cases needing attention in full and count the rest (text, markdown, html; 0: every case, and %d for markdown, which also stays under %d bytes)", render.DefaultMarkdownCases, render.MarkdownBudget)},
 			&cli.BoolFlag{Name: "pending", Usage: "keep in .silo/pending the fresh artifacts of each changed or missing case and a removal for each obsolete one, for the commands review, accept and reject"},
 			&cli.BoolFlag{Name: "show-redacted", Usage: "list, under each case, the values its environment's \"redact\" rules redacted: the first run's, and a later run's where it differed (JSON text, cut at 200 characters); they are printed, never written to --report-dir"},
 		), checkGateFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
+			}
+			if c.Int("max-cases") < 0 {
+				return usageError("--max-cases %d: give a number of cases, 0 for every case", c.Int("max-cases"))
 			}
 			name := c.String("format")
 			if c.Bool("json") {
@@ -107,18 +116,49 @@ func checkCommand(envs Environments) *cli.Command {
 
 // reportOptions are the options of a check report written to w:
 // the check's output, coloured for a terminal, or with w nil a file of a
-// report folder, which lists every case and longer values.
+// report folder, which lists every case, the folded changes and longer
+// values.
 func reportOptions(c *cli.Context, w io.Writer) render.Options {
-	o := render.Options{Program: c.App.Name, Commands: reportCommands(c)}
+	o := render.Options{Program: c.App.Name, Commands: reportCommands(c), Made: reportMade(time.Now)}
+	if dir := c.String("report-dir"); dir != "" {
+		o.Elsewhere = "every case is in the report folder " + dir + " (index.html, report.txt)"
+	}
 	if w == nil {
-		o.All, o.MaxValue = true, 1000
+		o.All, o.Verbose, o.MaxValue = true, true, 1000
 		return o
 	}
-	o.Colors, o.All = newStyle(c, w).colors(), c.Bool("verbose")
+	o.Colors, o.All, o.Verbose = newStyle(c, w).colors(), c.Bool("verbose"), c.Bool("verbose")
+	o.MaxCases = c.Int("max-cases")
 	return o
 }
 
 // reportCommands are the commands a check report suggests.
 func reportCommands(c *cli.Context) render.Commands {
-	return render.Commands{Record: c.App.Name + " record", Prune: c.App.Name + " record --prune"}
+	return render.Commands{Record: c.App.Name + " record", Prune: c.App.Name + " record --prune", Unfold: c.App.Name + " check --verbose"}
+}
+
+// reportMade says when and from what commit a report is made: the date
+// is SOURCE_DATE_EPOCH's when it is set (for a report that is the same
+// bytes run after run), the commit and ref the CI's (GitHub Actions,
+// GitLab CI, Azure Pipelines, Buildkite, CircleCI, Jenkins).
+func reportMade(now func() time.Time) render.Made {
+	t := now().UTC()
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if secs, err := strconv.ParseInt(s, 10, 64); err == nil {
+			t = time.Unix(secs, 0).UTC()
+		}
+	}
+	first := func(names ...string) string {
+		for _, n := range names {
+			if v := strings.TrimSpace(os.Getenv(n)); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	return render.Made{
+		Date:   t.Format("2006-01-02 15:04 UTC"),
+		Commit: first("GITHUB_SHA", "CI_COMMIT_SHA", "BUILD_SOURCEVERSION", "BUILDKITE_COMMIT", "CIRCLE_SHA1", "GIT_COMMIT"),
+		Ref:    first("GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BUILD_SOURCEBRANCHNAME", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "GIT_BRANCH"),
+	}
 }

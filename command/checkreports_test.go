@@ -3,7 +3,9 @@ package command
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,6 +87,7 @@ func readReport(t *testing.T, path string) *oracle.Report {
 // options of each (JUnit but for its times, which a JSON report does not
 // keep), and names the binary's commands, never oracle's.
 func TestCheckWritesTheWholeReport(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // the page's date, the same for the check and the test
 	dir := mixedProject(t)
 	app := &cli.App{Name: "mybin"}
 	c := cli.NewContext(app, flag.NewFlagSet("mybin", flag.ContinueOnError), nil)
@@ -101,7 +104,15 @@ func TestCheckWritesTheWholeReport(t *testing.T) {
 			for what, got := range map[string]string{"output": output, "report dir": string(file)} {
 				o := reportOptions(c, &bytes.Buffer{})
 				if what == "report dir" {
+					// the index links the page of each case whose fresh
+					// artifacts the folder holds
 					o = reportOptions(c, nil)
+					o.CaseLink = func(cr *oracle.CaseReport) string {
+						if _, err := os.Stat(filepath.Join(reports, filepath.FromSlash(casePageLink(cr.Key())))); err != nil {
+							return ""
+						}
+						return casePageLink(cr.Key())
+					}
 				}
 				var whole bytes.Buffer
 				if err := f.Write(&whole, rep, o); err != nil {
@@ -115,5 +126,52 @@ func TestCheckWritesTheWholeReport(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMergeRendersAsTheUnshardedCheck: the merge of a check's shard reports
+// renders every format byte for byte as one unsharded check of the same
+// cases (JUnit but for its times, which a JSON report does not keep), with
+// changes whose values are objects and arrays (a call the baseline lacks),
+// which a report holds indented: a merge once showed them across many
+// lines and cut.
+func TestMergeRendersAsTheUnshardedCheck(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	dir := mixedProject(t)
+	calls := filepath.Join(dir, ".silo", "baselines", "crm", "solver", "TASK-008.calls.json")
+	data, err := os.ReadFile(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc []any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data, _ = json.MarshalIndent(doc[1:], "", "  ") // the fresh run has a call more, an object
+	if err := os.WriteFile(calls, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shards := t.TempDir()
+	var merge []string
+	for i := 1; i <= 2; i++ {
+		path := filepath.Join(shards, fmt.Sprintf("shard-%d.json", i))
+		if err := os.WriteFile(path, []byte(runMybin(dir, "check", "--env", "crm", "--shard", fmt.Sprintf("%d/2", i), "--json")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		merge = append(merge, "--merge", path)
+	}
+	times := regexp.MustCompile(` time="[0-9.]+"`)
+	for _, f := range render.Formats() {
+		whole := runMybin(dir, "check", "--env", "crm", "--format", f.Name)
+		merged := runMybin(dir, append([]string{"check", "--format", f.Name}, merge...)...)
+		if f.Name == "junit" {
+			whole = times.ReplaceAllString(whole, "")
+		}
+		if diff := cmp.Diff(whole, merged); diff != "" {
+			t.Errorf("%s: the merge differs from the unsharded check (-check +merge):\n%s", f.Name, diff)
+		}
+		if f.Name == "text" && !strings.Contains(whole, `+ #1 `) {
+			t.Errorf("no call added in the text report:\n%s", whole)
+		}
 	}
 }

@@ -1,12 +1,16 @@
 package command
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"net/url"
+	"path"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/render/timeline"
 	"github.com/urfave/cli/v2"
 )
 
@@ -33,14 +37,29 @@ func checkStreamed(c *cli.Context, format render.Format, run func(each func(cr *
 			return err
 		}
 		defer dir.Close()
+		dir.SetPages(casePage(c))
+		o := reportOptions(c, nil)
+		o.CaseLink = func(cr *oracle.CaseReport) string {
+			if !dir.Kept(cr.Key()) {
+				return ""
+			}
+			return casePageLink(cr.Key())
+		}
 		for _, f := range render.Formats() {
-			w := f.New(reportOptions(c, nil))
+			w := f.New(o)
 			defer w.Close()
 			files[f.File] = w
 			writers = append(writers, w)
 		}
 	}
 	rep, code, err := run(func(cr *oracle.CaseReport, kept *oracle.Kept) error {
+		if dir != nil {
+			// first, so that the report folder's index links the case's
+			// page when its fresh artifacts are kept
+			if err := dir.Add(cr.Unshown(), kept); err != nil {
+				return err
+			}
+		}
 		for i, w := range writers {
 			if i > 0 {
 				cr = cr.Unshown() // the files of the report folder
@@ -48,9 +67,6 @@ func checkStreamed(c *cli.Context, format render.Format, run func(each func(cr *
 			if err := w.Case(cr); err != nil {
 				return err
 			}
-		}
-		if dir != nil {
-			return dir.Add(cr, kept)
 		}
 		return nil
 	})
@@ -90,7 +106,7 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, kept *oracle.Kept) error {
 		code = max(code, checkExits[cr.Status])
 		if cr.Status == oracle.StatusError {
-			errs = append(errs, fmt.Sprintf("error: %s: %s\n", cr.Case, cr.Error))
+			errs = append(errs, fmt.Sprintf("error: %s: %s\n", safe(cr.Case), safe(cr.Error)))
 		}
 		if pending != nil {
 			if err := pending.add(cr, kept); err != nil {
@@ -117,7 +133,7 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
 	for _, cr := range r.Cases {
 		if cr.Status == oracle.StatusError {
-			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", cr.Case, cr.Error)
+			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(cr.Case), safe(cr.Error))
 		}
 		if !c.Bool("show-redacted") {
 			cr = cr.Unshown()
@@ -137,4 +153,30 @@ func exitWith(code int) error {
 		return exitCode(code)
 	}
 	return nil
+}
+
+// casePage makes the timeline page of a case of the report folder from the
+// fresh artifacts the folder holds, as oracle view makes it.
+func casePage(c *cli.Context) oracle.CasePage {
+	return func(_ baseline.Key, prefix string) ([]byte, error) {
+		src, err := timeline.Locate(prefix, "")
+		if err != nil {
+			return nil, err
+		}
+		rollout, err := timeline.Load(src)
+		if err != nil {
+			return nil, err
+		}
+		var page bytes.Buffer
+		if err := timeline.Write(&page, rollout, timeline.Options{Program: c.App.Name + " " + c.App.Version}); err != nil {
+			return nil, err
+		}
+		return page.Bytes(), nil
+	}
+}
+
+// casePageLink is the link from the report folder's index.html to the page
+// of the case k: fresh/<env>/<agent>/<TASK>.view.html.
+func casePageLink(k baseline.Key) string {
+	return path.Join(oracle.FreshDir, url.PathEscape(k.Env), url.PathEscape(k.Agent), url.PathEscape(k.Task)+oracle.CasePageSuffix)
 }

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
@@ -64,26 +65,26 @@ func listCommand(envs Environments) *cli.Command {
 					fmt.Fprintln(w)
 				}
 				if e.Description == "" {
-					fmt.Fprintln(w, s.Bold(e.Name))
+					fmt.Fprintln(w, s.Bold(safetext.LineStart(e.Name)))
 				} else {
-					fmt.Fprintf(w, "%s  %s\n", s.Bold(e.Name), e.Description)
+					fmt.Fprintf(w, "%s  %s\n", s.Bold(safetext.LineStart(e.Name)), safe(e.Description))
 				}
 				switch {
 				case len(e.Agents) == 0:
 					fmt.Fprintf(w, "  agents: none %s\n", s.Dim("(record and check have no case for it)"))
 				case len(e.Regression) == 0:
-					fmt.Fprintf(w, "  agents: %s %s\n", strings.Join(e.Agents, ", "), s.Dim("(none for regression: record and check have no case for it)"))
+					fmt.Fprintf(w, "  agents: %s %s\n", safe(strings.Join(e.Agents, ", ")), s.Dim("(none for regression: record and check have no case for it)"))
 				default:
-					fmt.Fprintf(w, "  agents: %s (regression: %s)\n", strings.Join(e.Agents, ", "), strings.Join(e.Regression, ", "))
+					fmt.Fprintf(w, "  agents: %s (regression: %s)\n", safe(strings.Join(e.Agents, ", ")), safe(strings.Join(e.Regression, ", ")))
 				}
-				fmt.Fprintf(w, "  tools (%d): %s\n", len(e.Tools), strings.Join(e.Tools, ", "))
+				fmt.Fprintf(w, "  tools (%d): %s\n", len(e.Tools), safe(strings.Join(e.Tools, ", ")))
 				fmt.Fprintf(w, "  tasks (%d):\n", len(e.Tasks))
 				for _, t := range e.Tasks {
 					difficulty := ""
 					if t.Difficulty != "" {
-						difficulty = "  " + s.Dim("("+t.Difficulty+")")
+						difficulty = "  " + s.Dim("("+safe(t.Difficulty)+")")
 					}
-					fmt.Fprintf(w, "    %-10s %-8s %s%s\n", t.ID, t.VerifierID, t.Title, difficulty)
+					fmt.Fprintf(w, "    %-10s %-8s %s%s\n", safetext.LineStart(t.ID), safe(t.VerifierID), safe(t.Title), difficulty)
 				}
 			}
 			return nil

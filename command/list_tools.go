@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"strings"
 
 	"github.com/agent-oracle/oracle/agent/mcpserve"
@@ -47,7 +48,7 @@ func listTools(c *cli.Context, cat *catalog) error {
 			if t.ReadOnly {
 				ro = s.Dim(" (read-only)")
 			}
-			fmt.Fprintf(w, "%s%s  %s\n  input: %s\n", s.Bold(t.Name), ro, t.Description, compactSchema(t.InputSchema))
+			fmt.Fprintf(w, "%s%s  %s\n  input: %s\n", s.Bold(safetext.LineStart(t.Name)), ro, safe(t.Description), safe(compactSchema(t.InputSchema)))
 		}
 		return nil
 	case "json":

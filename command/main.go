@@ -63,7 +63,7 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 			return ExitTrouble
 		}
 	}
-	fmt.Fprintf(stderr, "error: %s\n", err.Error())
+	fmt.Fprintf(stderr, "error: %s\n", safe(err.Error()))
 	return ExitTrouble
 }
 

@@ -43,7 +43,7 @@ func (p *progress) Done(done, total int, key baseline.Key) {
 	defer p.mu.Unlock()
 	now := p.now()
 	if p.terminal {
-		fmt.Fprintf(p.w, "\r\033[K[%s/%s] %s %s", thousands(done), thousands(total), seconds(now.Sub(p.start)), key)
+		fmt.Fprintf(p.w, "\r\033[K[%s/%s] %s %s", thousands(done), thousands(total), seconds(now.Sub(p.start)), safe(key.String()))
 		return
 	}
 	if now.Sub(p.last) < p.every && done < total {

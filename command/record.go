@@ -85,7 +85,7 @@ func recordCommand(envs Environments) *cli.Command {
 			}
 			for _, rc := range rep.Cases {
 				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", rc.Case, rc.Error)
+					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(rc.Case), safe(rc.Error))
 				}
 			}
 			printRecordGroups(c.App.ErrWriter, rep)
@@ -116,10 +116,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string
 			status = s.Dim(status)
 		case oracle.RecordRefused:
 			status = s.Bad(status)
-			note = "  nondeterministic: " + rc.Divergence.String()
+			note = "  nondeterministic: " + safe(rc.Divergence.String())
 		case oracle.RecordError:
 			status = s.Bad(status)
-			note = "  " + rc.Error
+			note = "  " + safe(rc.Error)
 		case oracle.RecordObsolete:
 			status = s.Warn(status)
 			note = "  baseline with no case; --prune removes it"
@@ -131,10 +131,10 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string
 		}
 		verdict := ""
 		if rc.Verdict != "" {
-			verdict = s.Dim(" (" + string(rc.Verdict) + ")")
+			verdict = s.Dim(" (" + safe(string(rc.Verdict)) + ")")
 		}
 		verdict += s.Dim(recordedNote(rc))
-		fmt.Fprintf(w, "%s %s%s%s\n", status, rc.Case, verdict, note)
+		fmt.Fprintf(w, "%s %s%s%s\n", status, safe(rc.Case), verdict, note)
 	}
 	printProposals(w, s, rep, project)
 	parts := []string{

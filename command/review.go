@@ -289,9 +289,9 @@ func reviewCommand(envs Environments) *cli.Command {
 		Name:      "review",
 		Usage:     "accept, reject or skip each pending case on a terminal",
 		ArgsUsage: "[CASE-GLOB...]",
-		Description: "Shows each pending case of .silo/pending (PROGRAM check --pending) one at a time: its diff\n" +
-			"against the baseline, the verdicts and the reward old → new, its new tool errors. Then a key and\n" +
-			"Enter:\n" +
+		Description: "Shows each pending case of .silo/pending (PROGRAM check --pending) one at a time as check does:\n" +
+			"the verdicts and the reward old → new, the checks that moved and why, its new tool errors, then its\n" +
+			"diff against the baseline. Then a key and Enter:\n" +
 			"a accept, r reject, s skip, A accept this and all remaining, q quit. A summary ends it.\n" +
 			"Needs a terminal on stdin; scripts use PROGRAM accept and PROGRAM reject.\n" +
 			"Exit status: 0 done; 2 trouble.",

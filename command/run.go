@@ -136,7 +136,7 @@ func runCommand(envs Environments) *cli.Command {
 
 func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {
 	r := o.Result
-	fmt.Fprintf(w, "%s %s · %s · agent %s\n", o.Environment, s.Bold(o.Task.ID), o.Task.Title, agent)
+	fmt.Fprintf(w, "%s %s · %s · agent %s\n", safe(o.Environment), s.Bold(safe(o.Task.ID)), safe(o.Task.Title), safe(agent))
 	if r.Infrastructure {
 		printInfrastructure(w, s, r, dir)
 		return
@@ -145,14 +145,14 @@ func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {
 		printCheck(w, s, c)
 	}
 	fmt.Fprintf(w, "%s · reward %s · %s, %s · %s\n",
-		resultText(s, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason)
+		resultText(s, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), safe(string(r.TerminationReason)))
 	if len(r.Violations) > 0 {
-		fmt.Fprintf(w, "%s %s\n", s.Bad("violations:"), strings.Join(r.Violations, "; "))
+		fmt.Fprintf(w, "%s %s\n", s.Bad("violations:"), safe(strings.Join(r.Violations, "; ")))
 	}
 	if r.Error != nil {
-		fmt.Fprintf(w, "%s %s\n", s.Bad("error:"), *r.Error)
+		fmt.Fprintf(w, "%s %s\n", s.Bad("error:"), safe(*r.Error))
 	}
-	fmt.Fprintf(w, "run: %s\n", dir)
+	fmt.Fprintf(w, "run: %s\n", safe(dir))
 }
 
 func printCheck(w io.Writer, s *style, c env.CheckResult) {
@@ -176,11 +176,11 @@ func printCheck(w io.Writer, s *style, c env.CheckResult) {
 	case c.Kind == env.Forbidden:
 		kind = s.Dim(" (forbidden, confirmed)")
 	case c.Kind != env.Required:
-		kind = s.Dim(" (" + string(c.Kind) + ")")
+		kind = s.Dim(" (" + safe(string(c.Kind)) + ")")
 	}
-	fmt.Fprintf(w, "  %s %s%s\n", mark, label, kind)
+	fmt.Fprintf(w, "  %s %s%s\n", mark, safe(label), kind)
 	if c.Detail != "" {
-		fmt.Fprintf(w, "      %s\n", s.Dim(c.Detail))
+		fmt.Fprintf(w, "      %s\n", s.Dim(safe(c.Detail)))
 	}
 }
 

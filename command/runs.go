@@ -78,7 +78,7 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 	text := !c.Bool("json")
 	st := newStyle(c, c.App.Writer)
 	if text {
-		fmt.Fprintf(c.App.Writer, "%s %s · %s · agent %s · %d runs\n", e.Name(), st.Bold(task.ID), task.Title, ref, n)
+		fmt.Fprintf(c.App.Writer, "%s %s · %s · agent %s · %d runs\n", safe(e.Name()), st.Bold(safe(task.ID)), safe(task.Title), safe(ref), n)
 	}
 	var first *runner.Outcome
 	labels := map[string]bool{}
@@ -130,9 +130,9 @@ func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.T
 		sum.Reward.Mean += r.Reward
 		if text {
 			fmt.Fprintf(c.App.Writer, "  run %d  %s · reward %s · %s, %s · %s · %s\n",
-				i, resultText(st, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), r.TerminationReason, dir)
+				i, resultText(st, r), formatReward(r.Reward), plural(r.ToolCalls, "tool call"), plural(r.ToolErrors, "error"), safe(string(r.TerminationReason)), safe(dir))
 			if r.Error != nil {
-				fmt.Fprintf(c.App.Writer, "         %s %s\n", st.Bad("error:"), *r.Error)
+				fmt.Fprintf(c.App.Writer, "         %s %s\n", st.Bad("error:"), safe(*r.Error))
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 	fmt.Fprintf(w, "reward: mean %s, best %s, worst %s\n", formatReward(s.Reward.Mean), formatReward(s.Reward.Best), formatReward(s.Reward.Worst))
 	v := fmt.Sprintf("violations: %d of %d runs had a confirmed forbidden effect", s.Violations.Runs, s.Runs)
 	if s.Violations.Runs > 0 {
-		v = st.Bad(v) + " (" + strings.Join(s.Violations.Labels, "; ") + ")"
+		v = st.Bad(v) + " (" + safe(strings.Join(s.Violations.Labels, "; ")) + ")"
 	}
 	fmt.Fprintln(w, v)
 	switch {
@@ -185,7 +185,7 @@ func printRepeated(w io.Writer, st *style, s *repeatedRuns) {
 		}
 		fmt.Fprintf(w, "identical: yes, %s %s byte-identical%s across the %d runs\n", fileList(s.Compared), verb, redacted, s.Runs)
 	default:
-		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), s.Divergence)
+		fmt.Fprintf(w, "identical: %s, %s\n", st.Warn("no"), safe(s.Divergence.String()))
 	}
 }
 

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"io"
 	"os"
 	"path/filepath"
@@ -122,14 +123,14 @@ func printValidation(w io.Writer, s *style, reports []env.Report) {
 			if f.Level == env.LevelError {
 				level = s.Bad(string(f.Level))
 			}
-			fmt.Fprintf(w, "%s: %s %s: %s\n", r.Environment, level, f.Code, f.Message)
+			fmt.Fprintf(w, "%s: %s %s: %s\n", safetext.LineStart(r.Environment), level, safe(string(f.Code)), safe(f.Message))
 		}
 		verdict := s.Good("ok")
 		if !r.OK {
 			verdict = s.Bad("invalid")
 		}
 		n := r.Counts
-		fmt.Fprintf(w, "%s: %s · %s, %s, %s, %s · %s, %s\n", s.Bold(r.Environment), verdict,
+		fmt.Fprintf(w, "%s: %s · %s, %s, %s, %s · %s, %s\n", s.Bold(safetext.LineStart(r.Environment)), verdict,
 			plural(n.Tasks, "task"), plural(n.Tools, "tool"), plural(n.Verifiers, "verifier"), plural(n.Agents, "agent"),
 			plural(r.Errors(), "error"), plural(r.Warnings(), "warning"))
 	}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"io"
 	"strings"
 
@@ -250,31 +251,31 @@ func printVerifierTest(w io.Writer, s *style, r *verifiertest.Report, sum verifi
 	for _, o := range r.Outcomes {
 		if g := o.Env + "/" + o.Task; g != group {
 			group = g
-			fmt.Fprintf(w, "%s %s · %s %s\n", o.Env, s.Bold(o.Task), o.Verifier, o.VerifierName)
+			fmt.Fprintf(w, "%s %s · %s %s\n", safetext.LineStart(o.Env), s.Bold(safe(o.Task)), safe(o.Verifier), safe(o.VerifierName))
 		}
 		mark := s.Good("✓")
 		if !o.OK() {
 			mark = s.Bad("✗")
 		}
-		fmt.Fprintf(w, "  %s %s  %s\n", mark, o.Name, s.Dim(fmt.Sprintf("expected %s, got %s", o.Expect, o.Got)))
+		fmt.Fprintf(w, "  %s %s  %s\n", mark, safe(o.Name), s.Dim(safe(fmt.Sprintf("expected %s, got %s", o.Expect, o.Got))))
 		if o.OK() {
 			continue
 		}
-		fmt.Fprintf(w, "      %s %s\n", s.Bad(mismatchText[o.Mismatch]), o.Detail)
+		fmt.Fprintf(w, "      %s %s\n", s.Bad(mismatchText[o.Mismatch]), safe(o.Detail))
 		if len(o.Violations) > 0 {
-			fmt.Fprintf(w, "      violations: %s\n", strings.Join(o.Violations, "; "))
+			fmt.Fprintf(w, "      violations: %s\n", safe(strings.Join(o.Violations, "; ")))
 		}
 		if o.Result != nil {
 			for _, ch := range o.Result.Checks {
 				if !ch.Passed {
-					fmt.Fprintf(w, "      %s [%s] %s: %s\n", s.Warn("✗"), ch.Kind, ch.Label, ch.Detail)
+					fmt.Fprintf(w, "      %s [%s] %s: %s\n", s.Warn("✗"), safe(string(ch.Kind)), safe(ch.Label), safe(ch.Detail))
 				}
 			}
 		}
-		fmt.Fprintf(w, "      why: %s\n", o.Why)
+		fmt.Fprintf(w, "      why: %s\n", safe(o.Why))
 	}
 	for _, u := range r.Untested {
-		fmt.Fprintf(w, "%s %s/%s has no candidates\n", s.Warn("untested"), u.Env, u.Task)
+		fmt.Fprintf(w, "%s %s/%s has no candidates\n", s.Warn("untested"), safe(u.Env), safe(u.Task))
 	}
 	fmt.Fprintf(w, "%d candidates: %d as expected, %d mismatched\n", sum.Candidates, sum.AsExpected, sum.Mismatches())
 	fmt.Fprintf(w, "false passes: %d\n", sum.FalsePasses)

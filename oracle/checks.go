@@ -1,7 +1,5 @@
 package oracle
 
-import "encoding/json"
-
 // CheckState is one check of a changed case as the baseline and the fresh
 // run grade it, matched by label.
 type CheckState struct {
@@ -16,21 +14,8 @@ type CheckState struct {
 // checkStates lists the checks of two result.json texts by label: the
 // fresh run's in order, then those only the baseline has.
 func checkStates(old, fresh []byte) []CheckState {
-	type check struct {
-		Label  string `json:"label"`
-		Kind   string `json:"kind"`
-		Passed *bool  `json:"passed"`
-	}
-	read := func(data []byte) []check {
-		var r struct {
-			Checks []check `json:"checks"`
-		}
-		if json.Unmarshal(data, &r) != nil {
-			return nil
-		}
-		return r.Checks
-	}
-	before, after := read(old), read(fresh)
+	before, _ := resultChecks(old)
+	after, _ := resultChecks(fresh)
 	var out []CheckState
 	index := map[string]int{}
 	for _, c := range after {

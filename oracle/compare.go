@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/internal/artifact"
 )
 
 // Compare is the report of one case from what its baseline holds (nil: no
@@ -85,5 +86,11 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 	cr.setToolErrors(frozen.Calls, fresh.Calls, trace)
 	cr.Checks = checkStates(frozen.Result, fresh.Result)
+	cr.Story = storyOf(frozen.Result, fresh.Result)
+	for _, f := range cr.Files {
+		if f.File == artifact.Result {
+			fold(f, cr.Story, cr.OldVerdict != "" && cr.NewVerdict != "")
+		}
+	}
 	return keepTrace
 }

@@ -89,6 +89,9 @@ type Divergence struct {
 
 // String names the first differing path.
 func (d *Divergence) String() string {
+	if d.Diff == nil {
+		return fmt.Sprintf("run %d differs from run 1", d.Run)
+	}
 	where := d.Diff.File
 	switch {
 	case len(d.Diff.Changes) > 0:

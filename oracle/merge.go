@@ -45,8 +45,17 @@ func readReportFor(path, what string) (*Report, error) {
 			return nil, bad("it has no %s", name)
 		}
 	}
+	// The values of a report's changes are JSON (json.RawMessage), which
+	// decoding keeps as written: in the indented report, across many
+	// lines. Compacted first, they hold the bytes the check compared and
+	// rendered, so a merged report renders as the unsharded one.
+	var compact bytes.Buffer
+	compact.Grow(len(data))
+	if err := json.Compact(&compact, data); err != nil {
+		return nil, bad("%v", err)
+	}
 	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := json.Unmarshal(compact.Bytes(), &r); err != nil {
 		return nil, bad("%v", err)
 	}
 	if r.Selection.Cases < 0 {
@@ -76,6 +85,9 @@ func readReportFor(path, what string) (*Report, error) {
 		}
 		if !sh.Has(c.Key()) {
 			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
+		}
+		if slices.Contains(c.Files, nil) || c.Divergence != nil && c.Divergence.Diff == nil {
+			return nil, bad("case %s has a null file diff", c.Case)
 		}
 		if err := c.checkDistribution(); err != nil {
 			return nil, bad("case %s: %v", c.Case, err)
@@ -192,6 +204,16 @@ func sameSelection(a, b *ReportSelection) bool {
 }
 
 func describe(s *ReportSelection) string {
+	parts := []string{fmt.Sprintf("%d cases", s.Cases)}
+	if flags := s.Flags(); flags != "" {
+		parts = append([]string{flags}, parts...)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Flags are the selection's flags as a command line gives them ("--env crm
+// --task 'TASK-00?'"), "" for every case.
+func (s *ReportSelection) Flags() string {
 	var parts []string
 	for _, f := range []struct {
 		flag string
@@ -201,6 +223,5 @@ func describe(s *ReportSelection) string {
 			parts = append(parts, "--"+f.flag+" "+quote(p))
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%d cases", s.Cases))
 	return strings.Join(parts, " ")
 }

@@ -47,6 +47,8 @@ func TestMergeRefuses(t *testing.T) {
 		{"case outside the selection", []string{shard1, strings.NewReplacer(`"crm/`, `"calendar/`, `"env":"crm"`, `"env":"calendar"`).Replace(shard2)}, "f1.json is not a JSON report of oracle check: case calendar/solver/TASK-001 is not in its selection (--env crm 2 cases)"},
 		{"case outside the task glob", []string{strings.Replace(shard1, `"task":[]`, `"task":["TASK-00[13]"]`, 1), strings.Replace(shard2, `"task":[]`, `"task":["TASK-00[13]"]`, 1)}, "f0.json is not a JSON report of oracle check: case crm/solver/TASK-002 is not in its selection"},
 		{"case of another shard", []string{strings.Replace(shard1, two, one, 1), strings.Replace(shard2, one, two, 1)}, "f0.json is not a JSON report of oracle check: case crm/solver/TASK-001 does not belong to shard 1/2"},
+		{"null file diff", []string{strings.Replace(shard1, `"status":"unchanged"}`, `"status":"unchanged","files":[null]}`, 1), shard2}, "f0.json is not a JSON report of oracle check: case crm/solver/TASK-002 has a null file diff"},
+		{"null divergence diff", []string{strings.Replace(shard1, `"status":"unchanged"}`, `"status":"unchanged","divergence":{"run":2}}`, 1), shard2}, "has a null file diff"},
 		{"unsharded and shard", []string{`{` + sel + `,` + sum1 + `,"cases":[` + one + `]}`, shard2}, "is shard 2/2, "},
 	}
 	for _, tt := range tests {

@@ -79,6 +79,10 @@ type CaseReport struct {
 
 	// Distribution is a distribution case's runs and their diagnostics.
 	Distribution *CaseDistribution `json:"distribution,omitempty"`
+	// Story is what a changed case says first: the checks that flipped
+	// or changed their detail, and its new violations (see Story); nil
+	// when its checks and violations did not change.
+	Story *Story `json:"story,omitempty"`
 
 	Files      []*FileDiff `json:"files,omitempty"`
 	Divergence *Divergence `json:"divergence,omitempty"`

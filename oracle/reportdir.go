@@ -26,8 +26,9 @@ import (
 // match, laid out like the baseline store
 // (fresh/<env>/<agent>/<TASK>.result.json), and their fresh traces
 // (fresh/<env>/<agent>/<TASK>.trace.jsonl), so a reviewer can inspect them
-// without a rerun and oracle accept --from can take them, and
-// fresh/<env>/<agent>/<TASK>.obsolete for each obsolete case, whose
+// without a rerun and oracle accept --from can take them, the page of each
+// such case when SetPages is given one (fresh/<env>/<agent>/<TASK>.view.html),
+// and fresh/<env>/<agent>/<TASK>.obsolete for each obsolete case, whose
 // baseline accept --from removes. The fresh artifacts and traces a
 // previous check left there are removed first, so the folder shows this
 // run only; files oracle does not write there are left alone.
@@ -46,8 +47,27 @@ type ReportDir struct {
 	dir      string
 	files    []string
 	fresh    *freshSpool
+	kept     map[baseline.Key]bool
 	obsolete []baseline.Key
+	page     CasePage
 }
+
+// CasePage makes the page of one case of a report folder from its fresh
+// artifacts, which Finish has written: prefix is their path without the
+// artifact's suffix (DIR/fresh/crm/solver/TASK-002).
+type CasePage func(k baseline.Key, prefix string) ([]byte, error)
+
+// CasePageSuffix ends the name of a case's page beside its fresh
+// artifacts: fresh/<env>/<agent>/<TASK>.view.html.
+const CasePageSuffix = ".view.html"
+
+// SetPages makes Finish write, beside the fresh artifacts of each case
+// that did not match, the page page makes of them (the case's timeline).
+func (d *ReportDir) SetPages(page CasePage) { d.page = page }
+
+// Kept reports whether Add took fresh artifacts of k: Finish writes them
+// (and the case's page) to the folder.
+func (d *ReportDir) Kept(k baseline.Key) bool { return d.kept[k] }
 
 // FreshDir is the folder of a report folder that holds the fresh artifacts
 // and traces, in the baseline store's layout.
@@ -99,6 +119,10 @@ func (d *ReportDir) Add(cr *CaseReport, kept *Kept) error {
 	if kept == nil {
 		return nil
 	}
+	if d.kept == nil {
+		d.kept = map[baseline.Key]bool{}
+	}
+	d.kept[cr.Key()] = true
 	return d.fresh.add(cr.Key(), kept)
 }
 
@@ -131,9 +155,19 @@ func (d *ReportDir) Finish(reports map[string]func(io.Writer) error) error {
 			return err
 		}
 		if kept.Traced && kept.Trace != nil {
-			return writeReportFile(d.dir, store.Path(k, runner.TraceFile), kept.Trace)
+			if err := writeReportFile(d.dir, store.Path(k, runner.TraceFile), kept.Trace); err != nil {
+				return err
+			}
 		}
-		return nil
+		if d.page == nil {
+			return nil
+		}
+		prefix := filepath.Join(store.Root, k.Env, k.Agent, k.Task)
+		page, err := d.page(k, prefix)
+		if err != nil {
+			return fmt.Errorf("the page of %s: %w", k, err)
+		}
+		return writeReportFile(d.dir, prefix+CasePageSuffix, page)
 	})
 	if err != nil {
 		return reportDirError(err)
@@ -249,10 +283,13 @@ func clearFresh(root string) error {
 }
 
 // isArtifactFile reports whether name is <TASK>.<artifact> for one of the
-// artifact files of a baseline or the fresh trace, or <TASK>.obsolete.
+// artifact files of a baseline or the fresh trace, <TASK>.obsolete, or a
+// case's page <TASK>.view.html.
 func isArtifactFile(name string) bool {
-	if task, ok := strings.CutSuffix(name, baseline.ObsoleteSuffix); ok && env.CheckName(task) == nil {
-		return true
+	for _, suffix := range []string{baseline.ObsoleteSuffix, CasePageSuffix} {
+		if task, ok := strings.CutSuffix(name, suffix); ok && env.CheckName(task) == nil {
+			return true
+		}
 	}
 	for _, f := range append(slices.Clone(baseline.Files), runner.TraceFile) {
 		if task, ok := strings.CutSuffix(name, "."+f); ok && env.CheckName(task) == nil {

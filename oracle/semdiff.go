@@ -72,6 +72,12 @@ type Change struct {
 	// ("#3 list_stalled_deals output /deals/0/daysInStage"); reports show
 	// it in place of Path.
 	Call string `json:"call,omitempty"`
+	// Folded marks a change of result.json that the case's headline
+	// already says: a field derived from the checks (passed, verdict,
+	// reward, checksPassed, checksFailed, requiredPassed, requiredTotal,
+	// failedRequired, violations) or the outcome or detail of a check its
+	// Story lists. Reports list folded changes only on request.
+	Folded bool `json:"folded,omitempty"`
 }
 
 // Location is where a report shows the change: its Call, or its Path.
@@ -181,6 +187,12 @@ func stringWords(from, to json.RawMessage) []Span {
 	if json.Unmarshal(from, &a) != nil || json.Unmarshal(to, &b) != nil || a == b {
 		return nil
 	}
+	return sharedWords(a, b)
+}
+
+// sharedWords is the word diff of two strings, nil when they share no word
+// (old → new says it better then).
+func sharedWords(a, b string) []Span {
 	spans := WordDiff(a, b)
 	for _, s := range spans {
 		if s.Op == Same && strings.TrimSpace(s.Text) != "" {

@@ -216,7 +216,7 @@ var htmlGatePage = template.Must(template.New("gate").Parse(`<style>
 func quoted(labels []string) string {
 	q := make([]string, len(labels))
 	for i, l := range labels {
-		q[i] = strconv.Quote(l)
+		q[i] = safe(strconv.Quote(l))
 	}
 	return strings.Join(q, ", ")
 }

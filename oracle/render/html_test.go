@@ -30,9 +30,12 @@ func sampleReport() *oracle.Report {
 			Label: oracle.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
 			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
 				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
-				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date"},
+				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date", Folded: true},
+				{Op: oracle.ChangeReplace, Path: "/deals", From: []byte(`{"deals":[` + strings.Repeat(`{"id":"OPP-001","amount":1000},`, 8) + `{"id":"OPP-LAST","amount":1}]}`), To: []byte(`{"deals":[]}`)},
 			}, Invisible: []oracle.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
-			Checks:     []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			Checks: []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			Story: &oracle.Story{Checks: []oracle.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
+				NewDetail: "no close date in the answer"}}},
 			ToolErrors: []oracle.ToolError{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
@@ -92,7 +95,12 @@ func TestHTMLInABrowser(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.html")
 	var out bytes.Buffer
-	if err := HTML(&out, sampleReport(), Options{}); err != nil {
+	r := sampleReport()
+	r.Oracle, r.Selection = "0.1.0", &oracle.ReportSelection{Envs: []string{"crm"}, Agents: []string{}, Tasks: []string{}, Cases: 4}
+	made := Made{Date: "2026-01-01 00:00 UTC", Commit: "0123abc", Ref: "main"}
+	if err := HTML(&out, r, Options{Made: made, CaseLink: func(cr *oracle.CaseReport) string {
+		return "fresh/" + cr.Case + ".view.html"
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
@@ -143,6 +151,37 @@ func TestHTMLInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// a regression is one at first sight: the alert above the counts, its
+	// count marked, its row's status badged, its first story line
+	alert, madeBy := text("#alert"), text("#made")
+	badge := text(`#cases tr.regression td.status-changed .badge`)
+	alertCount, err := chromedp.Run(bctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#count-regressions').parentElement).backgroundColor`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowNote := text(`#cases tr.regression td.note`)
+	// old values red, new values green, in a state-diff row too
+	color := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(bctx, chromedp.Evaluate[string](`getComputedStyle(document.querySelector(`+"`"+sel+"`"+`)).color`))
+		if err != nil {
+			t.Fatalf("colour of %s: %v", sel, err)
+		}
+		return v
+	}
+	oldMember, newMember := color(`#case-2 table.diff td.value .old`), color(`#case-2 table.diff td.value .new`)
+	oldValue, newValue := color(`#case-1 table.diff td.value details.cut summary.old`), color(`#case-1 table.diff td.value .new`)
+	// a value cut short opens to its whole, without a script
+	cutBefore := eval(`document.querySelector('#case-1 details.cut').textContent.includes('OPP-LAST') && document.querySelector('#case-1 details.cut > span').checkVisibility() ? 1 : 0`)
+	if err := chromedp.Do(bctx, chromedp.Click(`#case-1 details.cut summary`)); err != nil {
+		t.Fatalf("open the cut value: %v", err)
+	}
+	cutAfter := eval(`document.querySelector('#case-1 details.cut > span').checkVisibility() && document.querySelector('#case-1 details.cut > span').innerText.includes('OPP-LAST') ? 1 : 0`)
+	timeline, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.querySelector('#cases a.timeline').getAttribute('href')`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	foldedOpen := eval(`document.querySelector('#case-1 details.folded').open ? 1 : 0`)
 	visibleBefore := eval(countVisible)
 	if err := chromedp.Do(bctx, chromedp.Click(`#filters button[data-filter="missing"]`)); err != nil {
 		t.Fatalf("click the missing filter: %v", err)
@@ -151,6 +190,25 @@ func TestHTMLInABrowser(t *testing.T) {
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
+	}
+	if !strings.HasPrefix(alert, "✗ 1 regression") || badge != "regression" || alertCount == "rgba(0, 0, 0, 0)" {
+		t.Errorf("the regression is not marked at first sight: alert %q, badge %q, count background %q", alert, badge, alertCount)
+	}
+	if !strings.Contains(rowNote, "Names the close date: passed → failed") {
+		t.Errorf("the regression's row does not say which check flipped: %q", rowNote)
+	}
+	if madeBy != "made by oracle 0.1.0 from --env crm (4 cases) on 2026-01-01 00:00 UTC at commit 0123abc (main)" {
+		t.Errorf("what made the page: %q", madeBy)
+	}
+	const red, green = "rgb(130, 7, 30)", "rgb(17, 99, 41)"
+	if oldMember != red || newMember != green || oldValue != red || newValue != green {
+		t.Errorf("old values red and new ones green: state diff %s → %s, value %s → %s", oldMember, newMember, oldValue, newValue)
+	}
+	if cutBefore != 0 || cutAfter != 1 {
+		t.Errorf("the cut value: whole shown before a click %d, after %d (want 0, 1)", cutBefore, cutAfter)
+	}
+	if timeline != "fresh/crm/solver/TASK-001.view.html" || foldedOpen != 0 {
+		t.Errorf("the case's page link %q; the folded changes open: %d", timeline, foldedOpen)
 	}
 	if changed != "2" || total != "4" {
 		t.Errorf("counts: changed %q, total %q", changed, total)
@@ -209,7 +267,7 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 	cmds := Commands{Record: "oracle record", Prune: "oracle record --prune"}
 	for i, r := range reports {
 		r.Summary = oracle.Summary{Total: len(r.Cases), Unchanged: 1, Changed: 1, Regressions: 1}
-		want, err := htmlWholePage(r, cmds)
+		want, err := htmlWholePage(r, Options{Commands: cmds})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,12 +282,47 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 }
 
 // htmlWholePage is HTML as it was before it wrote its cases one at a time.
-func htmlWholePage(r *oracle.Report, cmds Commands) (string, error) {
-	v := htmlViewOf(r, Options{})
+func htmlWholePage(r *oracle.Report, o Options) (string, error) {
+	v := htmlViewOf(r, o)
 	for i, c := range r.Cases {
-		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, cmds))
+		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, o))
 	}
 	var buf bytes.Buffer
 	err := htmlWhole.Execute(&buf, v)
 	return buf.String(), err
+}
+
+// TestHTMLGroupsAndBounds: cases sharing one change are shown once, the
+// others' rows linking to it and the groups named above the details; with
+// MaxCases the rest are counted, not listed.
+func TestHTMLGroupsAndBounds(t *testing.T) {
+	var cases []*oracle.CaseReport
+	for i := range 5 {
+		cases = append(cases, changedCase(i, "The total is $479,659.50.", "The total is $532,955.00."))
+	}
+	cases = append(cases, changedCase(9, "another", "change"))
+	var out bytes.Buffer
+	if err := HTML(&out, reportOf(cases), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	if n := strings.Count(page, `<section class="case-detail"`); n != 2 {
+		t.Errorf("%d sections for two changes, want 2", n)
+	}
+	for _, want := range []string{
+		`<p class="same-change">the same change in 5 cases: <a href="#case-1">e/a/TASK-00000</a> (shown), e/a/TASK-00001, e/a/TASK-00002, e/a/TASK-00003, e/a/TASK-00004</p>`,
+		`; the same change as <a href="#case-1">e/a/TASK-00000</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	out.Reset()
+	if err := HTML(&out, reportOf(cases), Options{MaxCases: 2}); err != nil {
+		t.Fatal(err)
+	}
+	page = out.String()
+	if n := strings.Count(page, `<tr class="case`); n != 2 || !strings.Contains(page, `<p id="unlisted" class="note">4 more cases need attention (4 changed), not listed here; `) {
+		t.Errorf("bounded to 2 cases: %d rows\n%s", n, page)
+	}
 }

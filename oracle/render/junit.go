@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
@@ -113,26 +115,34 @@ func (j *junitWriter) Case(c *oracle.CaseReport) error {
 
 // junitCaseOf is the test case of c: changed, missing, obsolete and
 // nondeterministic cases are failures, errors are errors.
+//
+// Every string goes through safe, and the diff is the text report's (whose
+// outside strings went through safe): XML 1.0 forbids the control
+// characters but tab, newline and carriage return, U+FFFE, U+FFFF and
+// unpaired surrogates (bytes that are not UTF-8), and safe writes each of
+// them as its escape, so the document is well-formed whatever the bytes
+// and each replaced character is marked where it was. xmlChars is the net
+// under the diff.
 func junitCaseOf(c *oracle.CaseReport, o Options) junitCase {
-	tc := junitCase{Classname: c.Env + "." + c.Agent, Name: c.Task}
+	tc := junitCase{Classname: safe(c.Env + "." + c.Agent), Name: safe(c.Task)}
 	if c.Elapsed > 0 {
 		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
 	}
 	switch c.Status {
 	case oracle.StatusUnchanged:
 	case oracle.StatusError:
-		tc.Error = &junitProblem{Message: c.Error, Type: string(c.Status)}
+		tc.Error = &junitProblem{Message: safe(c.Error), Type: safe(string(c.Status))}
 	default:
-		msg := string(c.Status)
+		msg := safe(string(c.Status))
 		if note := withRedactedNote(caseNote(c, o.Commands), c); note != "" {
-			msg += ": " + note
+			msg += ": " + safe(note)
 		}
 		var body bytes.Buffer
-		writeCase(&body, c, Options{Program: o.Program, Commands: o.Commands, MaxValue: 1000})
+		writeCase(&body, c, Options{Program: o.Program, Commands: o.Commands, MaxValue: 1000}, nil)
 		// The message says what the case's summary line says: the body
 		// starts with the diff.
 		_, diff, _ := bytes.Cut(body.Bytes(), []byte("\n"))
-		tc.Failure = &junitProblem{Message: msg, Type: string(c.Status), Body: string(diff)}
+		tc.Failure = &junitProblem{Message: msg, Type: safe(string(c.Status)), Body: xmlChars(string(diff))}
 	}
 	return tc
 }
@@ -177,6 +187,39 @@ func (j *junitWriter) Close() { j.spool.Close() }
 // tag, escaped as encoding/xml escapes them.
 func junitAttrs(w *bufio.Writer, name string, tests, failures, errs int) {
 	w.WriteString(` name="`)
-	xml.EscapeText(w, []byte(name))
+	xml.EscapeText(w, []byte(safe(name)))
 	fmt.Fprintf(w, `" tests="%d" failures="%d" errors="%d">`, tests, failures, errs)
+}
+
+// xmlChars writes each character of s that XML 1.0 forbids as safe writes
+// it, keeping tab, newline and carriage return.
+func xmlChars(s string) string {
+	ok := true
+	for _, r := range s {
+		if r == utf8.RuneError || !xmlChar(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			_, n := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(safe(s[i : i+n]))
+		case xmlChar(r):
+			b.WriteRune(r)
+		default:
+			b.WriteString(safe(string(r)))
+		}
+	}
+	return b.String()
+}
+
+// xmlChar reports whether r is a Char of XML 1.0.
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }

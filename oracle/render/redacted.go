@@ -5,13 +5,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/oracle"
 )
 
 // escaped is the text of a redacted value or place, which tools and agents
-// wrote, with what a terminal could act on written as an escape.
-func escaped(s string) string { return canon.Visible(s) }
+// wrote, as every outside string is shown (safe).
+func escaped(s string) string { return safe(s) }
 
 // What a report says of redaction (docs/redaction.md): each case whose
 // environment redacts volatile fields counts the values redacted and those

@@ -67,8 +67,8 @@ func plural(n int, one, many string) string {
 }
 
 // Options shape a report. The program's name and the commands a report
-// suggests are the caller's, which knows its name and flags; Colors, All
-// and MaxValue shape the text report only.
+// suggests are the caller's, which knows its name and flags; Colors, All,
+// Verbose and MaxValue shape the text report only.
 type Options struct {
 	// Program is the program's name as the report gives it: in its title
 	// ("oracle check") and in a note that names a command ("oracle record
@@ -80,10 +80,51 @@ type Options struct {
 	Colors Colors
 	// All lists unchanged cases too in the text report.
 	All bool
+	// Verbose lists, in the text report, the changes of result.json that
+	// a changed case's headline already says (oracle.Change.Folded) one by
+	// one; without it they are named on one line. Markdown and HTML list
+	// them in a collapsed section.
+	Verbose bool
 	// MaxValue bounds how much of a value other than a string the text
 	// report shows; 0 means 160 characters. Strings are shown whole or,
 	// when long, as a window around each change.
 	MaxValue int
+	// MaxCases bounds the cases needing attention that the text, Markdown
+	// and HTML reports list in full: the first MaxCases are, the others
+	// are counted. 0 means every case for text and HTML, and
+	// DefaultMarkdownCases for Markdown, which is also bounded in size
+	// (MarkdownBudget) to stay within what a CI host takes.
+	MaxCases int
+	// Elsewhere says where a bounded report's reader finds every case,
+	// after a semicolon: "every case is in the report folder oracle-report".
+	// Empty means a sentence naming the report folder and the JSON report.
+	Elsewhere string
+	// Made says what made the report, for the HTML page: the date and the
+	// source commit (the report itself gives oracle's version and the
+	// selection). The caller fills it, so that a page is the same bytes
+	// whenever the same options are given.
+	Made Made
+	// CaseLink is the relative link from the HTML page to a case's own
+	// page (its timeline, in a report folder), "" for none; nil is none.
+	CaseLink func(cr *oracle.CaseReport) string
+}
+
+// Made is what the HTML page says made it, besides the report's version
+// and selection.
+type Made struct {
+	// Date is when the report was made, as it is shown (2026-03-04 10:20 UTC).
+	Date string
+	// Commit is the source commit the check ran on, when the environment
+	// names one (GITHUB_SHA); Ref the branch or tag (GITHUB_REF_NAME).
+	Commit, Ref string
+}
+
+// elsewhere is where every case of a bounded report is.
+func (o Options) elsewhere() string {
+	if o.Elsewhere != "" {
+		return o.Elsewhere
+	}
+	return "every case is in the report folder (" + o.program() + " check --report-dir) and the JSON report"
 }
 
 // program is the program's name as the report gives it.
@@ -96,9 +137,13 @@ func (o Options) program() string {
 
 // Commands are the command lines a report suggests: Record freezes a
 // missing baseline, Prune removes an obsolete one (e.g. "oracle record
-// --prune"). An empty one is not suggested.
+// --prune"), Unfold lists the changes a headline folds. An empty one is
+// not suggested.
 type Commands struct {
 	Record, Prune string
+	// Unfold lists the changes a case's headline folds (e.g. "oracle
+	// check --verbose"), named on the line that names them.
+	Unfold string
 }
 
 // caseNote says what a case line says after the case's name: the verdicts
@@ -178,9 +223,13 @@ const (
 	elided                // shared text left out of a long value
 )
 
+// seg is a piece of a rendered value. Its text may come from outside the
+// program: each format writes it through its own escaping (safetext for
+// text, HTML or Markdown escaping for the others). full is the whole value
+// when text is cut.
 type seg struct {
-	op   segOp
-	text string
+	op         segOp
+	text, full string
 }
 
 // changeSegs renders a change's values: the word diff of a replaced string,
@@ -191,31 +240,32 @@ func changeSegs(ch oracle.Change, maxValue int) []seg {
 	}
 	switch {
 	case ch.From != nil && ch.To != nil:
-		return []seg{{oldValue, clip(ch.From, maxValue)}, {plain, " → "}, {newValue, clip(ch.To, maxValue)}}
+		return []seg{valueSeg(oldValue, ch.From, maxValue), {op: plain, text: " → "}, valueSeg(newValue, ch.To, maxValue)}
 	case ch.To != nil:
-		return []seg{{newValue, clip(ch.To, maxValue)}}
+		return []seg{valueSeg(newValue, ch.To, maxValue)}
 	case ch.From != nil:
-		return []seg{{oldValue, clip(ch.From, maxValue)}}
+		return []seg{valueSeg(oldValue, ch.From, maxValue)}
 	}
 	return nil
 }
 
-// wordSegs renders a word diff as one quoted JSON string.
+// wordSegs renders a word diff as one quoted string, its text as it is
+// (as valueSeg shows a string).
 func wordSegs(spans []oracle.Span) []seg {
-	out := []seg{{plain, `"`}}
+	out := []seg{{op: plain, text: `"`}}
 	for _, s := range spans {
 		switch s.Op {
 		case oracle.Deleted:
-			out = append(out, seg{deleted, jsonText(s.Text)})
+			out = append(out, seg{op: deleted, text: s.Text})
 		case oracle.Inserted:
-			out = append(out, seg{inserted, jsonText(s.Text)})
+			out = append(out, seg{op: inserted, text: s.Text})
 		case oracle.Elided:
-			out = append(out, seg{elided, "…"})
+			out = append(out, seg{op: elided, text: "…"})
 		default:
-			out = append(out, seg{plain, jsonText(s.Text)})
+			out = append(out, seg{op: plain, text: s.Text})
 		}
 	}
-	return append(out, seg{plain, `"`})
+	return append(out, seg{op: plain, text: `"`})
 }
 
 // sideSegs renders what two sides record at one place: the value when they
@@ -223,23 +273,27 @@ func wordSegs(spans []oracle.Span) []seg {
 func sideSegs(a, b json.RawMessage, words []oracle.Span, maxValue int) []seg {
 	switch {
 	case bytes.Equal(a, b):
-		return []seg{{plain, clip(a, maxValue)}}
+		return []seg{valueSeg(plain, a, maxValue)}
 	case words != nil:
 		return wordSegs(words)
 	}
-	return []seg{{deleted, clip(a, maxValue)}, {inserted, clip(b, maxValue)}}
+	return []seg{valueSeg(deleted, a, maxValue), valueSeg(inserted, b, maxValue)}
 }
 
-// fieldSegs renders one field change of a state diff: from → to, or what
-// was added or removed.
-func fieldSegs(f *oracle.FieldChange, maxValue int, op segOp) []seg {
+// fieldSegs renders one field change of a state diff: from → to, the value
+// before the rollout as an old value and the one after as a new value, or
+// what was added or removed.
+func fieldSegs(f *oracle.FieldChange, maxValue int) []seg {
+	if f == nil {
+		return nil // neither side changes the field (a hand-made report)
+	}
 	switch f.Op {
 	case "add":
-		return []seg{{plain, "added "}, {op, clip(f.To, maxValue)}}
+		return []seg{{op: plain, text: "added "}, valueSeg(newValue, f.To, maxValue)}
 	case "remove":
-		return []seg{{plain, "removed "}, {op, clip(f.From, maxValue)}}
+		return []seg{{op: plain, text: "removed "}, valueSeg(oldValue, f.From, maxValue)}
 	}
-	return []seg{{op, clip(f.From, maxValue)}, {plain, " → "}, {op, clip(f.To, maxValue)}}
+	return []seg{valueSeg(oldValue, f.From, maxValue), {op: plain, text: " → "}, valueSeg(newValue, f.To, maxValue)}
 }
 
 // fieldDiffSegs renders a field change of a state-diff member as both
@@ -247,49 +301,95 @@ func fieldSegs(f *oracle.FieldChange, maxValue int, op segOp) []seg {
 func fieldDiffSegs(f oracle.FieldDiff, maxValue int) []seg {
 	switch {
 	case f.Was == nil:
-		return fieldSegs(f.Now, maxValue, newValue)
+		return fieldSegs(f.Now, maxValue)
 	case f.Now == nil:
-		return fieldSegs(f.Was, maxValue, oldValue)
+		return fieldSegs(f.Was, maxValue)
 	case f.Was.Op != f.Now.Op:
-		out := append([]seg{{plain, "was "}}, fieldSegs(f.Was, maxValue, oldValue)...)
-		out = append(out, seg{plain, ", now "})
-		return append(out, fieldSegs(f.Now, maxValue, newValue)...)
+		out := append([]seg{{op: plain, text: "was "}}, fieldSegs(f.Was, maxValue)...)
+		out = append(out, seg{op: plain, text: ", now "})
+		return append(out, fieldSegs(f.Now, maxValue)...)
 	}
 	from := sideSegs(f.Was.From, f.Now.From, f.FromWords, maxValue)
 	to := sideSegs(f.Was.To, f.Now.To, f.ToWords, maxValue)
 	switch f.Now.Op {
 	case "add":
-		return append([]seg{{plain, "added "}}, to...)
+		return append([]seg{{op: plain, text: "added "}}, to...)
 	case "remove":
-		return append([]seg{{plain, "removed "}}, from...)
+		return append([]seg{{op: plain, text: "removed "}}, from...)
 	}
-	return append(append(from, seg{plain, " → "}), to...)
+	return append(append(from, seg{op: plain, text: " → "}), to...)
 }
 
-// jsonText writes s as inside a JSON string, without the quotes.
-func jsonText(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(s) != nil {
-		return s
+// valueSeg renders a JSON value as reports show it: a string as its text
+// between quotes, never cut, with nothing escaped again (a string holding
+// JSON, such as an error carrying a tool's error, shows that JSON as it
+// is); any other value as its JSON, cut to n characters (0 means 160) with
+// an ellipsis, the whole kept in full.
+func valueSeg(op segOp, v json.RawMessage, n int) seg {
+	if s, ok := jsonString(v); ok {
+		return seg{op: op, text: `"` + s + `"`}
 	}
-	out := strings.TrimSuffix(buf.String(), "\n")
-	return out[1 : len(out)-1]
-}
-
-// clip shortens a JSON value that is not a string to n characters (0 means
-// 160); strings are never cut, so a change at their end stays visible.
-func clip(v json.RawMessage, n int) string {
-	s := string(v)
+	text := string(v)
 	if n <= 0 {
 		n = 160
 	}
-	if strings.HasPrefix(s, `"`) || utf8.RuneCountInString(s) <= n {
-		return s
+	if utf8.RuneCountInString(text) <= n {
+		return seg{op: op, text: text}
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	r := []rune(text)
+	return seg{op: op, text: string(r[:n]) + "…", full: text}
+}
+
+// jsonString decodes v when it is a JSON string.
+func jsonString(v json.RawMessage) (string, bool) {
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// checkSegs renders one check of a story: its label and kind, how its
+// outcome moved, and its detail (the word diff of a changed detail, old →
+// new when they share no word).
+func checkSegs(ch oracle.CheckChange) []seg {
+	head := `"` + ch.Label + `"`
+	if ch.Kind != "" {
+		kind := ch.Kind
+		if ch.OldKind != "" {
+			kind = ch.OldKind + " → " + ch.Kind
+		}
+		head += " (" + kind + ")"
+	}
+	out := []seg{{op: plain, text: head + ": " + ch.What()}}
+	quoted := func(op segOp, s string) seg { return seg{op: op, text: `"` + s + `"`} }
+	switch {
+	case ch.Words != nil:
+		out = append(out, seg{op: plain, text: "; "})
+		out = append(out, wordSegs(ch.Words)...)
+	case ch.DetailChanged():
+		out = append(out, seg{op: plain, text: "; "}, quoted(oldValue, *ch.OldDetail), seg{op: plain, text: " → "}, quoted(newValue, ch.NewDetail))
+	case ch.Now == nil && ch.OldDetail != nil && *ch.OldDetail != "":
+		out = append(out, seg{op: plain, text: "; "}, quoted(plain, *ch.OldDetail))
+	case ch.NewDetail != "":
+		out = append(out, seg{op: plain, text: "; "}, quoted(plain, ch.NewDetail))
+	}
+	return out
+}
+
+// checkMark is the mark of a story's check: ✓ when it passes now, ✗ when it
+// fails, - when it is gone.
+func checkMark(ch oracle.CheckChange) string {
+	switch {
+	case ch.Now == nil:
+		return "-"
+	case *ch.Now:
+		return "✓"
+	}
+	return "✗"
 }
 
 // attention lists the cases that are not unchanged.

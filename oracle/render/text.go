@@ -5,14 +5,20 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
 )
 
 // Colors paints parts of the text report. The zero value paints nothing;
-// word diffs are then marked [-deleted-]{+inserted+}.
+// word diffs are then marked [-deleted-]{+inserted+}. Del and Ins paint the
+// deleted and inserted words of a word diff (struck through and
+// underlined on a terminal, so that they do not rely on colour alone);
+// when nil, Bad and Good paint them.
 type Colors struct {
 	Good, Bad, Warn, Dim, Bold func(a ...any) string
+	Del, Ins                   func(a ...any) string
 }
 
 func (c Colors) paint(f func(...any) string, s string) string {
@@ -35,69 +41,111 @@ func (c Colors) sign(s string) string {
 	return c.paint(c.Warn, s)
 }
 
+// safe is the one function through which the text report writes a string
+// that came from outside the program (see safetext.String): values, names,
+// labels, details, messages, errors, paths.
+func safe(s string) string { return safetext.String(s) }
+
 // Text writes the report for a terminal or a CI log: every case that needs
 // attention (every case with o.All) with its semantic diff, then a summary
-// line. It returns the first error writing to w.
+// line. Each changed case leads with its story (its verdict and reward
+// old → new, the checks that moved, its new violations and tool errors),
+// then its artifact diffs; a case whose change is the same as an earlier
+// case's names that case instead. With o.MaxCases, the cases past the
+// first o.MaxCases needing attention are counted, not listed. It returns
+// the first error writing to w.
 func Text(out io.Writer, r *oracle.Report, o Options) error {
+	t := &textState{o: o}
 	w := &errWriter{w: out}
-	listed := false
 	for _, cr := range r.Cases {
-		listed = textCase(w, cr, o) || listed
+		t.add(w, cr)
 	}
-	if err := textSummary(w, r, o, listed); err != nil {
-		return err
+	if w.err != nil {
+		return w.err
 	}
-	return w.err
+	return t.summary(out, r)
 }
 
-// textCase writes one case as Text lists it: nothing for an unchanged case
-// unless o.All. It reports whether it listed the case; errors writing to
+// textState is what the text report keeps from case to case: how many it
+// listed, which changes it showed, what it did not list.
+type textState struct {
+	o       Options
+	listed  bool
+	shown   int // cases needing attention listed
+	same    sameChanges
+	skipped unlisted
+}
+
+// add writes one case as Text lists it: nothing for an unchanged case
+// unless o.All, nothing but a count past o.MaxCases. Errors writing to
 // out are the caller's to find.
-func textCase(out io.Writer, cr *oracle.CaseReport, o Options) bool {
-	if cr.Status == oracle.StatusUnchanged && !o.All && !shows(cr) {
-		return false
+func (t *textState) add(out io.Writer, cr *oracle.CaseReport) {
+	if cr.Status == oracle.StatusUnchanged {
+		if t.o.All || shows(cr) {
+			writeCase(out, cr, t.o, nil)
+			t.listed = true
+		}
+		return
 	}
-	writeCase(out, cr, o)
-	return true
+	g, dup := t.same.add(cr) // a case not listed still counts in its group
+	if t.o.MaxCases > 0 && t.shown >= t.o.MaxCases {
+		t.skipped.add(cr)
+		return
+	}
+	t.shown++
+	if !dup {
+		if g != nil {
+			g.shown = true
+		}
+		g = nil
+	}
+	writeCase(out, cr, t.o, g)
+	t.listed = true
 }
 
-// textSummary writes what ends the text report of r, after its cases (r's
-// own cases are not read, only its summary and shard): a blank line when
-// a case was listed, the summary line and the violations. It returns the
-// first error writing to out.
-func textSummary(out io.Writer, r *oracle.Report, o Options, listed bool) error {
+// summary writes what ends the text report of r, after its cases (r's own
+// cases are not read, only its summary and shard): a blank line when a
+// case was listed, the changes shared by several cases, the cases not
+// listed, the summary line and the violations. It returns the first error
+// writing to out.
+func (t *textState) summary(out io.Writer, r *oracle.Report) error {
 	w := &errWriter{w: out}
-	c := o.Colors
-	if listed {
+	c := t.o.Colors
+	if t.listed || t.skipped.n > 0 {
 		fmt.Fprintln(w)
 	}
-	textGate(w, r, o) // distribution.go
-	fmt.Fprintln(w, SummaryLine(r))
+	textGate(w, r, t.o) // distribution.go
+	for _, g := range t.same.shared() {
+		fmt.Fprintf(w, "the same change in %d cases: %s (shown with the first)\n", len(g.cases), safe(names(g.cases, 5)))
+	}
+	if line := t.skipped.line(t.o); line != "" {
+		fmt.Fprintln(w, c.paint(c.Warn, safe(line)))
+	}
+	fmt.Fprintln(w, safe(SummaryLine(r)))
 	if v := r.Summary.Violations; v > 0 {
 		fmt.Fprintln(w, c.paint(c.Bad, fmt.Sprintf("violations: %d %s with a confirmed forbidden effect", v, plural(v, "case", "cases"))))
 	}
-	if s := redactedSummary(r, o); s != "" {
-		fmt.Fprintln(w, c.paint(c.Dim, s))
+	if s := redactedSummary(r, t.o); s != "" {
+		fmt.Fprintln(w, c.paint(c.Dim, safe(s)))
 	}
 	return w.err
 }
 
 // textWriter spools the cases the text report lists.
 type textWriter struct {
-	o      Options
-	spool  *spool.Spool
-	w      errWriter
-	listed bool
+	state textState
+	spool *spool.Spool
+	w     errWriter
 }
 
 func newTextWriter(o Options) Writer {
-	t := &textWriter{o: o, spool: spool.New()}
+	t := &textWriter{state: textState{o: o}, spool: spool.New()}
 	t.w.w = t.spool
 	return t
 }
 
 func (t *textWriter) Case(cr *oracle.CaseReport) error {
-	t.listed = textCase(&t.w, cr, t.o) || t.listed
+	t.state.add(&t.w, cr)
 	return t.w.err
 }
 
@@ -109,7 +157,7 @@ func (t *textWriter) Finish(w io.Writer, r *oracle.Report) error {
 	if _, err := io.Copy(w, cases); err != nil {
 		return err
 	}
-	return textSummary(w, r, t.o, t.listed)
+	return t.state.summary(w, r)
 }
 
 func (t *textWriter) Close() { t.spool.Close() }
@@ -130,10 +178,15 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeCase writes one case's line and its diff.
-func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
+// writeCase writes one case's line, its story and its diff; a case whose
+// change an earlier case showed (same) names that case instead.
+func writeCase(w io.Writer, cr *oracle.CaseReport, o Options, same *changeGroup) {
 	c := o.Colors
-	status := fmt.Sprintf("%-16s", cr.Status)
+	name := string(cr.Status)
+	if !knownStatus(cr.Status) {
+		name = "status " + safe(name) // one a merged report's reader let through
+	}
+	status := fmt.Sprintf("%-16s", name)
 	switch cr.Status {
 	case oracle.StatusUnchanged:
 		status = c.paint(c.Good, status)
@@ -144,7 +197,7 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
 	}
 	note := ""
 	if cr.Status != oracle.StatusNondeterministic {
-		note = withRedactedNote(caseNote(cr, o.Commands), cr)
+		note = safe(withRedactedNote(caseNote(cr, o.Commands), cr))
 	}
 	if note != "" {
 		if cr.Label != "" || cr.Status == oracle.StatusError {
@@ -154,32 +207,65 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options) {
 		}
 		note = "  " + note
 	}
-	fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, cr.Case), note)
+	fmt.Fprintf(w, "%s %s%s\n", status, c.paint(c.Bold, safe(cr.Case)), note)
+	if same != nil {
+		fmt.Fprintf(w, "    the same change as %s\n", safe(same.cases[0]))
+		return
+	}
+	writeStory(w, c, cr, "    ")
 	for _, f := range cr.Files {
 		writeFileDiff(w, f, "    ", o)
 	}
 	writeTextShown(w, cr, "    ", c)
 	if cr.Divergence != nil {
 		fmt.Fprintf(w, "    run %d differs from run 1:\n", cr.Divergence.Run)
-		writeFileDiff(w, cr.Divergence.Diff, "    ", o)
+		if cr.Divergence.Diff != nil {
+			writeFileDiff(w, cr.Divergence.Diff, "    ", o)
+		}
 	}
-	writeToolErrors(w, c, cr, "    ")
+}
+
+// writeStory writes what a changed case says before its diffs: the checks
+// that moved, the violations and the tool errors.
+func writeStory(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
+	if st := cr.Story; st != nil {
+		if len(st.Checks) > 0 {
+			fmt.Fprintf(w, "%schecks:\n", indent)
+			for _, ch := range st.Checks {
+				mark := c.paint(c.Bad, checkMark(ch))
+				if ch.Now != nil && *ch.Now {
+					mark = c.paint(c.Good, checkMark(ch))
+				}
+				fmt.Fprintf(w, "%s  %s %s\n", indent, mark, c.segs(checkSegs(ch)))
+			}
+		}
+		if len(st.NewViolations) > 0 {
+			fmt.Fprintf(w, "%snew violations: %d (confirmed forbidden effects)\n", indent, len(st.NewViolations))
+			for _, v := range st.NewViolations {
+				fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Bad, "!"), safe(v))
+			}
+		}
+		if len(st.GoneViolations) > 0 {
+			fmt.Fprintf(w, "%sviolations gone: %s\n", indent, safe(strings.Join(st.GoneViolations, ", ")))
+		}
+	}
+	writeToolErrors(w, c, cr, indent)
 }
 
 func writeToolErrors(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
 	if len(cr.NewToolErrors) > 0 {
 		fmt.Fprintf(w, "%snew tool errors: %d (calls.json against the baseline's)\n", indent, len(cr.NewToolErrors))
 		for _, te := range cr.NewToolErrors {
-			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), callName(te), c.paint(c.Bad, te.Code), te.Message)
+			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), safe(callName(te)), c.paint(c.Bad, safe(te.Code)), safe(te.Message))
 		}
 	}
 	if len(cr.GoneToolErrors) > 0 {
-		fmt.Fprintf(w, "%stool errors gone: %s\n", indent, goneList(cr.GoneToolErrors))
+		fmt.Fprintf(w, "%stool errors gone: %s\n", indent, safe(goneList(cr.GoneToolErrors)))
 	}
 	if len(cr.ToolErrors) > 0 {
 		fmt.Fprintf(w, "%stool errors of this run: %d (the baseline's run had %d; %s)\n", indent, len(cr.ToolErrors), cr.OldToolErrors, noCallsNote)
 		for _, te := range cr.ToolErrors {
-			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), callName(te), c.paint(c.Bad, te.Code), te.Message)
+			fmt.Fprintf(w, "%s  %s %s: %s %s\n", indent, c.paint(c.Bad, "!"), safe(callName(te)), c.paint(c.Bad, safe(te.Code)), safe(te.Message))
 		}
 	}
 }
@@ -209,55 +295,110 @@ func goneList(tes []oracle.ToolError) string {
 	return strings.Join(parts, ", ")
 }
 
+// segs writes segments, each one's text through safe: on a plain
+// terminal the deleted and inserted words marked [-…-] and {+…+}, on a
+// coloured one painted (and struck through or underlined by Del and Ins).
 func (c Colors) segs(ss []seg) string {
 	var b strings.Builder
 	for _, s := range ss {
+		text := safe(s.text)
 		switch s.op {
 		case deleted:
-			if c.plain() {
-				b.WriteString("[-" + s.text + "-]")
-			} else {
-				b.WriteString(c.paint(c.Bad, s.text))
+			switch {
+			case c.plain():
+				b.WriteString("[-" + text + "-]")
+			case c.Del != nil:
+				b.WriteString(c.Del(text))
+			default:
+				b.WriteString(c.paint(c.Bad, text))
 			}
 		case inserted:
-			if c.plain() {
-				b.WriteString("{+" + s.text + "+}")
-			} else {
-				b.WriteString(c.paint(c.Good, s.text))
+			switch {
+			case c.plain():
+				b.WriteString("{+" + text + "+}")
+			case c.Ins != nil:
+				b.WriteString(c.Ins(text))
+			default:
+				b.WriteString(c.paint(c.Good, text))
 			}
 		case oldValue:
-			b.WriteString(c.paint(c.Bad, s.text))
+			b.WriteString(c.paint(c.Bad, text))
 		case newValue:
-			b.WriteString(c.paint(c.Good, s.text))
+			b.WriteString(c.paint(c.Good, text))
 		case elided:
-			b.WriteString(c.paint(c.Dim, s.text))
+			b.WriteString(c.paint(c.Dim, text))
 		default:
-			b.WriteString(s.text)
+			b.WriteString(text)
 		}
 	}
 	return b.String()
 }
 
+// knownStatus reports whether s is a status oracle writes.
+func knownStatus(s oracle.Status) bool {
+	switch s {
+	case oracle.StatusUnchanged, oracle.StatusChanged, oracle.StatusMissing, oracle.StatusObsolete, oracle.StatusNondeterministic, oracle.StatusError:
+		return true
+	}
+	return false
+}
+
+// knownFiles are the file names a report shows as they are at the start
+// of a line: the artifacts' own names.
+var knownFiles = []string{artifact.Result, artifact.StateDiff, artifact.Calls, artifact.Run, artifact.Trace}
+
+// fileHeading is a file's name as the line that heads its diff writes it:
+// an artifact's name as it is, any other path (a path given to oracle
+// diff, a name read from a merged report) after "./", so that no name from
+// outside starts a line.
+func fileHeading(name string) string {
+	for _, k := range knownFiles {
+		if name == k {
+			return name
+		}
+	}
+	return "./" + safe(name)
+}
+
+// memberSign is the sign of a state-diff member's line: + now in a list
+// of the state diff, - no longer in one, ~ in another or the same list.
+func memberSign(m oracle.MemberDiff) string {
+	switch {
+	case m.Was == "":
+		return "+"
+	case m.Now == "":
+		return "-"
+	}
+	return "~"
+}
+
 func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
 	c, maxValue := o.Colors, o.MaxValue
-	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, f.File))
+	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, fileHeading(f.File)))
 	if note := stateNote(f.State, o.program()); note != "" {
-		fmt.Fprint(w, " ("+note+")")
+		fmt.Fprint(w, " ("+safe(note)+")")
 	}
 	if f.State == oracle.FileUnreadable {
-		fmt.Fprint(w, ": "+f.Error)
+		fmt.Fprint(w, ": "+safe(f.Error))
 	}
 	fmt.Fprintln(w)
-	for _, ch := range f.Changes {
+	changes := f.Changes
+	if !o.Verbose {
+		changes = f.Unfolded()
+	}
+	for _, ch := range changes {
 		sign := c.sign(signOf(ch.Op))
 		label := ""
 		if ch.Label != "" {
-			label = fmt.Sprintf(" (check %q)", ch.Label)
+			label = ` (check "` + safe(ch.Label) + `")`
 		}
-		fmt.Fprintf(w, "%s  %s %s%s: %s\n", indent, sign, pathOf(ch), label, c.segs(changeSegs(ch, maxValue)))
+		fmt.Fprintf(w, "%s  %s %s%s: %s\n", indent, sign, safe(pathOf(ch)), label, c.segs(changeSegs(ch, maxValue)))
+	}
+	if folded := f.Folded(); len(folded) > 0 && !o.Verbose {
+		fmt.Fprintf(w, "%s  %s\n", indent, c.paint(c.Dim, "("+safe(foldedNote(folded, o.Commands.Unfold))+")"))
 	}
 	for _, m := range f.Members {
-		fmt.Fprintf(w, "%s  %s: %s\n", indent, c.paint(c.Bold, m.Name()), m.What())
+		fmt.Fprintf(w, "%s  %s %s: %s\n", indent, c.sign(memberSign(m)), c.paint(c.Bold, safe(m.Name())), safe(m.What()))
 		sub := indent + "    "
 		for _, fd := range m.Fields {
 			sign, note := c.paint(c.Warn, "~"), ""
@@ -273,26 +414,40 @@ func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
 					note = " (" + fd.What() + ")"
 				}
 			}
-			path := fd.Path
+			path := safe(fd.Path)
 			if path != "" {
 				path += ": "
 			}
 			fmt.Fprintf(w, "%s%s %s%s%s\n", sub, sign, path, c.segs(fieldDiffSegs(fd, maxValue)), c.paint(c.Dim, note))
 		}
 		if m.OldValue != nil {
-			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Bad, "-"), c.paint(c.Bad, clip(m.OldValue, maxValue)))
+			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Bad, "-"), c.segs([]seg{valueSeg(oldValue, m.OldValue, maxValue)}))
 		}
 		if m.NewValue != nil {
-			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Good, "+"), c.paint(c.Good, clip(m.NewValue, maxValue)))
+			fmt.Fprintf(w, "%s%s %s\n", sub, c.paint(c.Good, "+"), c.segs([]seg{valueSeg(newValue, m.NewValue, maxValue)}))
 		}
 		for _, ch := range m.Value {
-			fmt.Fprintf(w, "%s%s %s: %s\n", sub, c.sign(signOf(ch.Op)), pathOf(ch), c.segs(changeSegs(ch, maxValue)))
+			fmt.Fprintf(w, "%s%s %s: %s\n", sub, c.sign(signOf(ch.Op)), safe(pathOf(ch)), c.segs(changeSegs(ch, maxValue)))
 		}
 	}
 	for _, inv := range f.Invisible {
-		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Warn, "!"), "invisible difference: "+inv.String())
+		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Warn, "!"), "invisible difference: "+safe(inv.String()))
 	}
 	writeTextRedactions(w, f, indent, c)
+}
+
+// foldedNote names the folded changes of a file on one line, and the
+// command that lists them.
+func foldedNote(folded []oracle.Change, unfold string) string {
+	paths := make([]string, len(folded))
+	for i, ch := range folded {
+		paths[i] = ch.Path
+	}
+	note := "said above: " + strings.Join(paths, ", ")
+	if unfold != "" {
+		note += "; " + unfold + " lists them"
+	}
+	return note
 }
 
 // PathDiffs writes the result of oracle.DiffPaths as text. It returns the
@@ -302,7 +457,7 @@ func PathDiffs(out io.Writer, diffs []oracle.PathDiff, c Colors) error {
 	for _, d := range diffs {
 		f := *d.Diff
 		f.File = d.Path
-		writeFileDiff(w, &f, "", Options{Colors: c})
+		writeFileDiff(w, &f, "", Options{Colors: c, Verbose: true})
 	}
 	if len(diffs) == 0 {
 		fmt.Fprintln(w, "no difference")

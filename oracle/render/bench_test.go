@@ -1,0 +1,56 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle"
+)
+
+// benchReport is a report of n changed cases, each a replaced answer with
+// its word diff, a few calls.json changes, a state-diff member and a tool
+// error: the shape a check of a changed formula gives.
+func benchReport(n int) *oracle.Report {
+	one, half := 1.0, 0.5
+	r := &oracle.Report{}
+	for i := range n {
+		old := fmt.Sprintf("The weighted value of open pipeline is $%d.50 across 12 open opportunities, of which the largest closes 2026-07-15.", 479000+i)
+		fresh := fmt.Sprintf("The weighted value of open pipeline is $%d.00 across 12 open opportunities, of which the largest closes 2026-07-15.", 532000+i)
+		task := fmt.Sprintf("TASK-%04d", i)
+		r.Cases = append(r.Cases, &oracle.CaseReport{Case: "crm/solver/" + task, Env: "crm", Agent: "solver", Task: task,
+			Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &half,
+			Files: []*oracle.FileDiff{
+				{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
+					{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
+					{Op: oracle.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0.5")},
+				}},
+				{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{{Collection: "opportunities", ID: "OPP-004",
+					Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{{Path: "/stageEnteredDate",
+						Now: &oracle.FieldChange{Op: "replace", From: quote("2026-01-28"), To: quote("2026-04-13")}}}}}},
+				{File: "calls.json", State: oracle.FileChanged, Changes: []oracle.Change{
+					{Op: oracle.ChangeReplace, Path: "/0/output/weightedAmount", Call: "#1 weighted_pipeline output /weightedAmount", From: []byte("479659.5"), To: []byte("742719")},
+					{Op: oracle.ChangeAdd, Path: "/1", Call: "#2 get_opportunity", To: []byte(`{"tool":"get_opportunity","input":{"opportunityId":"OPP-999"},"error":{"code":"not_found","message":"No opportunity OPP-999"}}`)},
+				}},
+			},
+			NewToolErrors: []oracle.ToolError{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
+	}
+	r.Summary = oracle.Summary{Total: n, Changed: n}
+	return r
+}
+
+// BenchmarkReports writes a report of 500 changed cases in each format.
+func BenchmarkReports(b *testing.B) {
+	r := benchReport(500)
+	for _, f := range Formats() {
+		b.Run(f.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f.Write(io.Discard, r, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
