@@ -73,6 +73,9 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 func App(envs Environments, opts ...Option) *cli.App {
 	set := newSettings(opts)
 	name := set.name
+	// the project's own environments join the binary's (projectenvs.go)
+	proj := &projectEnvs{builtin: envs}
+	envs = proj.load
 	app := &cli.App{
 		Name:  name,
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
@@ -108,6 +111,16 @@ func App(envs Environments, opts ...Option) *cli.App {
 			completionCommand(),
 			manCommand(),
 		},
+	}
+	proj.dir = func() string {
+		if dir, ok := app.Metadata[projectKey].(string); ok {
+			return dir
+		}
+		return "."
+	}
+	app.After = func(*cli.Context) error {
+		proj.close()
+		return nil
 	}
 	if cli.HelpFlag != nil {
 		// urfave/cli adds --help (-h) only when it adds its own help

@@ -1,0 +1,162 @@
+package command
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/host"
+)
+
+// projectEnvs is a binary's environments as one project sees them, loaded
+// once per command:
+//
+//   - an environment folder of the project whose manifest names a module
+//     (./index.ts, ./env.py) is served by the host for its language, and
+//     wins over a built-in environment of the same name;
+//   - a manifest that names a Go package folder names the built-in
+//     environment of its name; its "agents" add to its regression agents;
+//   - in a project whose .silo/environments holds environments that
+//     hosts serve, the binary's environments are there only where the
+//     project names them, so a project of the original runner checks its
+//     own environments and nothing else; a project without any sees them
+//     all (the demo of a fresh clone, a project of Go environments).
+type projectEnvs struct {
+	builtin Environments
+	dir     func() string
+
+	once  sync.Once
+	envs  []env.Environment
+	err   error
+	hosts []*host.Environment
+}
+
+// load returns the environments of the project, loading them the first
+// time.
+func (p *projectEnvs) load() ([]env.Environment, error) {
+	p.once.Do(func() { p.envs, p.err = p.loadAll() })
+	return p.envs, p.err
+}
+
+// close stops the hosts the command started.
+func (p *projectEnvs) close() {
+	var wg sync.WaitGroup
+	for _, h := range p.hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.Close()
+		}()
+	}
+	wg.Wait()
+	host.Shutdown()
+}
+
+func (p *projectEnvs) loadAll() ([]env.Environment, error) {
+	builtin, err := p.builtin()
+	if err != nil {
+		return nil, err
+	}
+	project := p.dir()
+	names := manifestFolders(project)
+	if len(names) == 0 {
+		return builtin, nil
+	}
+	byName := map[string]env.Environment{}
+	for _, e := range builtin {
+		byName[e.Name()] = e
+	}
+	var (
+		out     []env.Environment
+		modules []env.Manifest
+		named   = map[string]env.Environment{}
+	)
+	for _, name := range names {
+		m, err := env.LoadManifest(project, name)
+		if err != nil {
+			if _, ok := byName[name]; ok {
+				named[name] = byName[name] // the manifest's trouble is reported where it is read
+				continue
+			}
+			return nil, err
+		}
+		if m.Module() {
+			modules = append(modules, m)
+			continue
+		}
+		e, ok := byName[name]
+		if !ok {
+			continue // oracle.CheckProjectEnvs says the binary lacks it
+		}
+		if e, err = env.WithAgents(e, m.DeclaredAgents(project)); err != nil {
+			return nil, err
+		}
+		named[name] = e
+	}
+	for _, e := range builtin {
+		if n, ok := named[e.Name()]; ok {
+			out = append(out, n)
+		} else if len(modules) == 0 {
+			out = append(out, e)
+		}
+	}
+	if len(modules) == 0 {
+		return out, nil
+	}
+	hosts, err := loadHosts(project, modules)
+	p.hosts = hosts
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hosts {
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// loadHosts starts the hosts of the module environments, at once.
+func loadHosts(project string, modules []env.Manifest) ([]*host.Environment, error) {
+	sort.Slice(modules, func(i, j int) bool { return modules[i].Name < modules[j].Name })
+	hosts := make([]*host.Environment, len(modules))
+	errs := make([]error, len(modules))
+	var wg sync.WaitGroup
+	for i, m := range modules {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hosts[i], errs[i] = host.Load(project, m, host.Options{})
+		}()
+	}
+	wg.Wait()
+	var started []*host.Environment
+	for _, h := range hosts {
+		if h != nil {
+			started = append(started, h)
+		}
+	}
+	return started, errors.Join(errs...)
+}
+
+// manifestFolders lists the environment folders of the project: those
+// under .silo/environments that hold a manifest, sorted.
+func manifestFolders(project string) []string {
+	root := filepath.Join(project, ".silo", "environments")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, e.Name(), env.ManifestFile)); err == nil && info.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}

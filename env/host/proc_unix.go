@@ -1,0 +1,20 @@
+//go:build unix
+
+package host
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setGroup starts the host in a process group of its own.
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killGroup kills the host's whole process group.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
