@@ -29,7 +29,8 @@ const ModuleGrace = 2 * time.Second
 // callTool resolves to {output, isError}; once the rollout's budget has
 // run out, signal is aborted and callTool rejects. A TypeScript module
 // needs tsx, found from the module's folder upward or through ORACLE_TSX.
-// path must be absolute. Such a module is the author's own code, run
+// path must be absolute; the process starts (once) here, so that its
+// start is not counted in a rollout's budget. Such a module is the author's own code, run
 // like an agent compiled into the binary; run an untrusted one as an exec:
 // agent, in the sandbox.
 func ModuleAgent(path string) (env.Agent, error) {
@@ -49,6 +50,10 @@ func ModuleAgent(path string) (env.Agent, error) {
 		if tsx, err = findTSX(filepath.Dir(path)); err != nil {
 			return nil, fmt.Errorf("module:%s: %w", path, err)
 		}
+	}
+	// the process starts now, outside the rollout's budget
+	if _, err := agentConn(tsx); err != nil {
+		return nil, fmt.Errorf("module:%s: %w", path, err)
 	}
 	return &moduleAgent{path: path, tsx: tsx}, nil
 }

@@ -43,8 +43,12 @@ func dial(what string, argv []string, dir string, environ []string, maxLine int,
 	select {
 	case m := <-first:
 		if m.Type == "error" && m.Error != nil {
-			c.shut(0)
-			return nil, fmt.Errorf("%s could not start: %s%s", what, m.Error.Message, c.p.stderrNote())
+			c.shut(2 * time.Second) // it exits on its own, saying why on stderr
+			note := ""
+			if text := oneLineHead(c.p.tail.String(), 400); text != "" {
+				note = "; stderr: " + text
+			}
+			return nil, fmt.Errorf("%s could not start: %s%s", what, m.Error.Message, note)
 		}
 		if err := checkHello(m); err != nil {
 			c.fail(fmt.Errorf("%s: %w", what, err))
@@ -75,6 +79,7 @@ func checkHello(m *message) error {
 // read reads the host's stdout until the conversation ends. The first
 // message goes to first.
 func (c *conn) read(first chan<- *message) {
+	defer c.p.closeOut()
 	for n := 1; ; n++ {
 		line, err := c.p.readLine()
 		switch {

@@ -40,9 +40,11 @@ type Config struct {
 	// WorldsPerHost how many worlds each is given before another starts
 	// (0: 1; see the package documentation for the choice).
 	Hosts, WorldsPerHost int
-	// Timeout bounds the hello, an open, a state and a verify; 0 means
+	// Timeout bounds an open, a state and a verify; 0 means
 	// DefaultTimeout. A call is bounded by its rollout's budget instead.
-	Timeout time.Duration
+	// StartTimeout bounds a host's start, until its hello; 0 means
+	// Timeout.
+	Timeout, StartTimeout time.Duration
 	// MaxMessageBytes bounds one line of a host; 0 means safeio.MaxBytes.
 	MaxMessageBytes int
 	// Agents are the environment's declared regression agents: name →
@@ -78,6 +80,9 @@ func New(cfg Config) (*Environment, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = cfg.Timeout
+	}
 	if cfg.MaxMessageBytes <= 0 {
 		cfg.MaxMessageBytes = safeio.MaxBytes
 	}
@@ -95,7 +100,7 @@ func New(cfg Config) (*Environment, error) {
 			return nil, fmt.Errorf("environment %s: agent name: %w", cfg.Name, err)
 		}
 	}
-	c, err := dial(cfg.What, cfg.Command, cfg.Dir, cfg.Env, cfg.MaxMessageBytes, cfg.Timeout)
+	c, err := dial(cfg.What, cfg.Command, cfg.Dir, cfg.Env, cfg.MaxMessageBytes, cfg.StartTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", cfg.Name, err)
 	}
@@ -159,7 +164,7 @@ func helloKey(h *message) []byte {
 
 // dial starts one more host, which must say what the first said.
 func (e *Environment) dial() (*conn, error) {
-	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.Timeout)
+	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", e.cfg.Name, err)
 	}

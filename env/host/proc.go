@@ -26,6 +26,8 @@ type proc struct {
 	in   io.WriteCloser
 	out  *bufio.Reader
 	max  int // longest line read from stdout
+	// closeOut closes the read end of stdout, once the reader is done
+	closeOut func() error
 
 	tail   tail
 	tailed chan struct{} // closed once stderr is read to its end
@@ -45,33 +47,48 @@ func start(what string, argv []string, dir string, environ []string, maxLine int
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, environ
 	setGroup(cmd)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+	// pipes of its own, not exec's: Wait then closes none of the ends the
+	// readers still read when the process is gone
+	var ends []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		ends = append(ends, r, w)
+		return r, w, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
+	closeAll := func() {
+		for _, f := range ends {
+			if f != nil {
+				f.Close()
+			}
+		}
 	}
-	errPipe, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
-	p := &proc{what: what, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), max: maxLine,
-		tailed: make(chan struct{}), exited: make(chan struct{})}
-	if err := cmd.Start(); err != nil {
+	inR, inW, err1 := pipe()
+	outR, outW, err2 := pipe()
+	errR, errW, err3 := pipe()
+	if err := errors.Join(err1, err2, err3); err != nil {
+		closeAll()
 		return nil, fmt.Errorf("start %s: %w", what, err)
 	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start %s: %w", what, err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	p := &proc{what: what, cmd: cmd, in: inW, out: bufio.NewReaderSize(outR, 64<<10), max: maxLine,
+		tailed: make(chan struct{}), exited: make(chan struct{})}
 	go func() {
-		io.Copy(&p.tail, errPipe)
+		io.Copy(&p.tail, errR)
+		errR.Close()
 		close(p.tailed)
 	}()
 	go func() {
-		// the pipes close as Wait returns: stderr is read to its end first
-		<-p.tailed
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 	}()
+	p.closeOut = outR.Close
 	return p, nil
 }
 
@@ -187,15 +204,10 @@ func (t *tail) String() string {
 	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
-// oneLine is the end of text, at most max bytes, its lines joined by " | ".
+// oneLine is the end of text, at most max bytes, its lines joined by " | ",
+// without the frames of a Node stack ("at …"), which say little.
 func oneLine(text string, max int) string {
-	var parts []string
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			parts = append(parts, l)
-		}
-	}
-	s := strings.Join(parts, " | ")
+	s := joinLines(text)
 	if len(s) <= max {
 		return s
 	}
@@ -204,6 +216,30 @@ func oneLine(text string, max int) string {
 		cut++
 	}
 	return "…" + s[cut:]
+}
+
+// oneLineHead is oneLine keeping the start of text: where an error that
+// stopped a module from loading says where it is.
+func oneLineHead(text string, max int) string {
+	s := joinLines(text)
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func joinLines(text string) string {
+	var parts []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "at ") {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " | ")
 }
 
 // environ is os.Environ with the variables of set (NAME=VALUE) in place

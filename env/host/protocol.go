@@ -175,21 +175,21 @@ func checkResults(verifier string, wire []wireCheck) ([]env.CheckResult, error) 
 func checkResult(w wireCheck) (env.CheckResult, error) {
 	var c env.CheckResult
 	if err := strict(w.Label, &c.Label, true); err != nil {
-		return c, fmt.Errorf("has no label string: %v", err)
+		return c, fmt.Errorf("has no label: it is %s, not a string", err)
 	}
 	if err := strict(w.Passed, &c.Passed, true); err != nil {
-		return c, fmt.Errorf("(%q) has no boolean passed: %v", c.Label, err)
+		return c, fmt.Errorf("(%q) has no passed: it is %s, not a boolean", c.Label, err)
 	}
 	if err := strict(w.Detail, &c.Detail, false); err != nil {
-		return c, fmt.Errorf("(%q) has a detail that is not a string: %v", c.Label, err)
+		return c, fmt.Errorf("(%q) has a detail that is %s, not a string", c.Label, err)
 	}
 	var required bool
 	if err := strict(w.Required, &required, false); err != nil {
-		return c, fmt.Errorf("(%q) has a required that is not a boolean: %v", c.Label, err)
+		return c, fmt.Errorf("(%q) has a required that is %s, not a boolean", c.Label, err)
 	}
 	var kind string
 	if err := strict(w.Kind, &kind, false); err != nil {
-		return c, fmt.Errorf("(%q) has a kind that is not a string: %v", c.Label, err)
+		return c, fmt.Errorf("(%q) has a kind that is %s, not a string", c.Label, err)
 	}
 	switch env.Kind(kind) {
 	case "":
@@ -206,16 +206,31 @@ func checkResult(w wireCheck) (env.CheckResult, error) {
 	return c, nil
 }
 
-// strict decodes raw into v, which must be there when needed; JSON null is
-// absent.
+// strict decodes raw into v; JSON null is absent, which is an error when
+// the value is needed. The error names what raw is instead: "missing",
+// "a string", "a number", …
 func strict(raw json.RawMessage, v any, needed bool) error {
+	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		if needed {
-			return errors.New("it is missing")
+			return errors.New("missing")
 		}
 		return nil
 	}
-	return json.Unmarshal(raw, v)
+	if json.Unmarshal(raw, v) == nil {
+		return nil
+	}
+	switch raw[0] {
+	case '"':
+		return errors.New("a string")
+	case '{':
+		return errors.New("an object")
+	case '[':
+		return errors.New("an array")
+	case 't', 'f':
+		return errors.New("a boolean")
+	}
+	return errors.New("a number")
 }
 
 // toolError turns the output of a result with isError into the error the

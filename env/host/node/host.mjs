@@ -359,11 +359,11 @@ async function main() {
       env = await loadEnvironment(args.env);
     }
   } catch (err) {
-    if (!(err instanceof HostError)) {
-      process.stderr.write(`${err?.stack ?? err}\n`);
-    }
     sendError(0, err instanceof HostError ? err.code : "load_failed", errorText(err));
-    process.exit(1);
+    if (err instanceof HostError) {
+      process.exit(1);
+    }
+    throw err; // Node prints it on stderr with where it is, and exits
   }
   const hello = {
     type: "hello",
