@@ -118,6 +118,10 @@ func App(envs Environments, opts ...Option) *cli.App {
 		}
 		return "."
 	}
+	proj.patterns = func() []string {
+		p, _ := app.Metadata[envsKey].([]string)
+		return p
+	}
 	app.After = func(*cli.Context) error {
 		proj.close()
 		return nil
@@ -158,6 +162,7 @@ func prepare(cmd *cli.Command, path string) {
 			return err
 		}
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
+		c.App.Metadata[envsKey] = envPatterns(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)

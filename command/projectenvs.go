@@ -3,12 +3,14 @@ package command
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"sync"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/env/host"
+	"github.com/urfave/cli/v2"
 )
 
 // projectEnvs is a binary's environments as one project sees them, loaded
@@ -27,6 +29,10 @@ import (
 type projectEnvs struct {
 	builtin Environments
 	dir     func() string
+	// patterns are the command's --env values: the environments of hosts
+	// they select start at once, to report a failure before anything
+	// runs; the others start only if used
+	patterns func() []string
 
 	once  sync.Once
 	envs  []env.Environment
@@ -106,7 +112,11 @@ func (p *projectEnvs) loadAll() ([]env.Environment, error) {
 	if len(modules) == 0 {
 		return out, nil
 	}
-	hosts, err := loadHosts(project, modules)
+	var patterns []string
+	if p.patterns != nil {
+		patterns = p.patterns()
+	}
+	hosts, err := loadHosts(project, modules, patterns)
 	p.hosts = hosts
 	if err != nil {
 		return nil, err
@@ -117,27 +127,69 @@ func (p *projectEnvs) loadAll() ([]env.Environment, error) {
 	return out, nil
 }
 
-// loadHosts starts the hosts of the module environments, at once.
-func loadHosts(project string, modules []env.Manifest) ([]*host.Environment, error) {
+// loadHosts prepares the environments of hosts, and starts those the
+// patterns select, at once.
+func loadHosts(project string, modules []env.Manifest, patterns []string) ([]*host.Environment, error) {
 	sort.Slice(modules, func(i, j int) bool { return modules[i].Name < modules[j].Name })
-	hosts := make([]*host.Environment, len(modules))
-	errs := make([]error, len(modules))
+	var (
+		hosts []*host.Environment
+		errs  []error
+	)
+	for _, m := range modules {
+		h, err := host.LoadLater(project, m, host.Options{})
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	started := make([]error, len(hosts))
 	var wg sync.WaitGroup
-	for i, m := range modules {
+	for i, h := range hosts {
+		if !selects(patterns, h.Name()) {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			hosts[i], errs[i] = host.Load(project, m, host.Options{})
+			started[i] = h.Start()
 		}()
 	}
 	wg.Wait()
-	var started []*host.Environment
-	for _, h := range hosts {
-		if h != nil {
-			started = append(started, h)
+	return hosts, errors.Join(append(errs, started...)...)
+}
+
+// selects reports whether the --env patterns select the environment
+// called name (no pattern selects all).
+func selects(patterns []string, name string) bool {
+	if len(patterns) == 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(p, name); ok || p == name {
+			return true
 		}
 	}
-	return started, errors.Join(errs...)
+	return false
+}
+
+// envsKey holds the command's --env values in the app's metadata.
+const envsKey = "envs"
+
+// envPatterns reads --env, whichever command gave it.
+func envPatterns(c *cli.Context) []string {
+	for _, ctx := range c.Lineage() {
+		if !ctx.IsSet("env") {
+			continue
+		}
+		switch ctx.Value("env").(type) {
+		case cli.StringSlice:
+			return ctx.StringSlice("env")
+		default:
+			return []string{ctx.String("env")}
+		}
+	}
+	return nil
 }
 
 // manifestFolders lists the environment folders of the project: those

@@ -32,9 +32,10 @@ type Config struct {
 	Env     []string
 	// What names the host in messages, e.g. "the Node host of shop".
 	What string
-	// Folder is the environment's folder. Unless the hello lists tasks,
-	// they are read from its tasks/*.json, as for an environment of Go;
-	// verifier test candidates are read from its candidates/*.json.
+	// Folder is the environment's folder: its tasks are read from its
+	// tasks/*.json, as for an environment of Go, and its verifier test
+	// candidates from its candidates/*.json. Without a folder, the tasks
+	// are those the hello lists.
 	Folder string
 	// Hosts is how many host processes may run at once (0: one per CPU),
 	// WorldsPerHost how many worlds each is given before another starts
@@ -63,6 +64,9 @@ type Environment struct {
 	agents    bool   // the hosts run agent modules too
 	pool      *pool
 
+	startOnce sync.Once
+	startErr  error
+
 	tasksOnce sync.Once
 	tasks     []env.Task
 	tasksErr  error
@@ -74,6 +78,22 @@ type Environment struct {
 
 // New starts the first host of cfg and reads its hello.
 func New(cfg Config) (*Environment, error) {
+	e, err := Prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Start(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Prepare returns the environment of cfg without starting a host: its
+// name, tasks (read from cfg.Folder) and declared agents are there at
+// once; the first use of what only a host knows (its tools, verifiers, a
+// world) starts it, as Start does. Where the start fails, Open returns its
+// error and there are no tools and no verifiers.
+func Prepare(cfg Config) (*Environment, error) {
 	if err := env.CheckName(cfg.Name); err != nil {
 		return nil, fmt.Errorf("environment name: %w", err)
 	}
@@ -100,18 +120,31 @@ func New(cfg Config) (*Environment, error) {
 			return nil, fmt.Errorf("environment %s: agent name: %w", cfg.Name, err)
 		}
 	}
-	c, err := dial(cfg.What, cfg.Command, cfg.Dir, cfg.Env, cfg.MaxMessageBytes, cfg.StartTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("environment %s: %w", cfg.Name, err)
-	}
-	e := &Environment{cfg: cfg, byName: map[string]int{}, agents: c.hello.Agents}
-	if err := e.read(c.hello); err != nil {
-		c.shut(time.Second)
-		return nil, fmt.Errorf("environment %s: %s: %w", cfg.Name, cfg.What, err)
-	}
-	e.pool = newPool(c, cfg.Hosts, cfg.WorldsPerHost, e.dial)
-	return e, nil
+	return &Environment{cfg: cfg, byName: map[string]int{}}, nil
 }
+
+// Start starts the first host and reads its hello, once; later calls
+// return the first one's error.
+func (e *Environment) Start() error {
+	e.startOnce.Do(func() {
+		c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
+		if err != nil {
+			e.startErr = fmt.Errorf("environment %s: %w", e.cfg.Name, err)
+			return
+		}
+		if err := e.read(c.hello); err != nil {
+			c.shut(time.Second)
+			e.startErr = fmt.Errorf("environment %s: %s: %w", e.cfg.Name, e.cfg.What, err)
+			return
+		}
+		e.agents = c.hello.Agents
+		e.pool = newPool(c, e.cfg.Hosts, e.cfg.WorldsPerHost, e.dial)
+	})
+	return e.startErr
+}
+
+// started reports whether a host is there to ask, starting one if needed.
+func (e *Environment) started() bool { return e.Start() == nil }
 
 // read takes in the first hello.
 func (e *Environment) read(h *message) error {
@@ -177,7 +210,10 @@ func (e *Environment) dial() (*conn, error) {
 
 // Close stops the environment's hosts.
 func (e *Environment) Close() error {
-	e.pool.close()
+	e.startOnce.Do(func() { e.startErr = errPoolClosed }) // none starts after
+	if e.pool != nil {
+		e.pool.close()
+	}
 	return nil
 }
 
@@ -197,13 +233,14 @@ func (e *Environment) Tasks() ([]env.Task, error) {
 	return slices.Clone(e.tasks), e.tasksErr
 }
 
-// loadTasks reads the tasks of the hello, or else of the folder.
+// loadTasks reads the tasks of the folder, or, for an environment without
+// one, of the hello.
 func (e *Environment) loadTasks() ([]env.Task, error) {
-	if e.helloTask == nil {
-		if e.cfg.Folder == "" {
-			return []env.Task{}, nil
-		}
+	if e.cfg.Folder != "" {
 		return env.LoadTasks(folderFS(e.cfg.Folder))
+	}
+	if err := e.Start(); err != nil {
+		return nil, err
 	}
 	tasks := make([]env.Task, 0, len(e.helloTask))
 	seen := map[string]bool{}
@@ -222,9 +259,17 @@ func (e *Environment) loadTasks() ([]env.Task, error) {
 	return tasks, nil
 }
 
-func (e *Environment) Verifiers() []env.VerifierInfo { return slices.Clone(e.verifiers) }
+func (e *Environment) Verifiers() []env.VerifierInfo {
+	if !e.started() {
+		return []env.VerifierInfo{}
+	}
+	return slices.Clone(e.verifiers)
+}
 
 func (e *Environment) Verifier(id string) (env.VerifierInfo, bool) {
+	if !e.started() {
+		return env.VerifierInfo{}, false
+	}
 	i, ok := slices.BinarySearchFunc(e.verifiers, id, func(v env.VerifierInfo, id string) int { return strings.Compare(v.ID, id) })
 	if !ok {
 		return env.VerifierInfo{}, false
@@ -232,7 +277,12 @@ func (e *Environment) Verifier(id string) (env.VerifierInfo, bool) {
 	return e.verifiers[i], true
 }
 
-func (e *Environment) Tools() []env.ToolSpec { return slices.Clone(e.tools) }
+func (e *Environment) Tools() []env.ToolSpec {
+	if !e.started() {
+		return []env.ToolSpec{}
+	}
+	return slices.Clone(e.tools)
+}
 
 // Agents returns none: an environment of a host has no agent of Go.
 func (e *Environment) Agents() []string { return []string{} }
@@ -265,6 +315,9 @@ func (e *Environment) CandidateFiles() fs.FS {
 
 // Open opens a fresh world for task in a host of the pool.
 func (e *Environment) Open(task env.Task) (env.World, error) {
+	if err := e.Start(); err != nil {
+		return nil, err
+	}
 	e.worlds.Lock()
 	e.nextID++
 	id := e.nextID

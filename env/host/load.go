@@ -18,11 +18,26 @@ type Options struct {
 }
 
 // Load starts the host for the environment whose manifest is m in the
-// project at projectDir: the Node host for a .ts, .mts, .js or .mjs
+// project at projectDir (LoadLater prepares it without starting it): the Node host for a .ts, .mts, .js or .mjs
 // entrypoint, the Python host for .py. The module, relative to the
 // environment's folder, must be a regular file, reached through no symlink
 // under the project. A TypeScript module needs tsx (see findTSX).
 func Load(projectDir string, m env.Manifest, opts Options) (*Environment, error) {
+	e, err := LoadLater(projectDir, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Start(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// LoadLater is Load without the start: the environment starts its host
+// when first used (see Prepare). A module that is not there is an error
+// here; a runtime that is missing (node, tsx, python3) is the error of the
+// start.
+func LoadLater(projectDir string, m env.Manifest, opts Options) (*Environment, error) {
 	project, err := filepath.Abs(projectDir)
 	if err != nil {
 		return nil, err
@@ -42,20 +57,25 @@ func Load(projectDir string, m env.Manifest, opts Options) (*Environment, error)
 	case env.LangNode:
 		tsx := ""
 		if needsTSX(entry) {
-			if tsx, err = findTSX(folder); err != nil {
-				return nil, fmt.Errorf("environment %s: %w", m.Name, err)
-			}
+			tsx, err = findTSX(folder)
 		}
 		cfg.What = "the Node host of " + m.Name
-		cfg.Command, err = nodeCommand(m.Name, entry, tsx)
+		if err == nil {
+			cfg.Command, err = nodeCommand(m.Name, entry, tsx)
+		}
 	case env.LangPython:
 		cfg.What = "the Python host of " + m.Name
 		cfg.Command, err = pythonCommand(m.Name, entry)
 	default:
 		return nil, fmt.Errorf("environment %s: entrypoint %s is not a module a host loads (.ts, .mts, .js, .mjs or .py)", m.Name, m.Entrypoint)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("environment %s: %w", m.Name, err)
+	e, perr := Prepare(cfg)
+	if perr != nil {
+		return nil, perr
 	}
-	return New(cfg)
+	if err != nil {
+		// what the host needs is missing: the start fails, saying so
+		e.startOnce.Do(func() { e.startErr = fmt.Errorf("environment %s: %w", m.Name, err) })
+	}
+	return e, nil
 }
