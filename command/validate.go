@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/host"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,9 +45,16 @@ func validateCommand(envs Environments) *cli.Command {
 				ok = ok && reports[i].OK
 				for j := range reports[i].Findings {
 					f := &reports[i].Findings[j]
-					if f.Code == "verifier_not_found" && f.Verifier != "" {
+					if _, ok := e.(*host.Environment); ok && f.Code == "verifier_not_found" && f.Verifier != "" {
+						f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it to the verifiers its module exports, or fix the task's verifierId",
+							f.Task, f.Verifier, e.Name())
+					} else if f.Code == "verifier_not_found" && f.Verifier != "" {
 						f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it with oracle verifier add %s --env %s --task %s, or fix the task's verifierId",
 							f.Task, f.Verifier, e.Name(), f.Verifier, e.Name(), f.Task)
+					}
+					if _, ok := e.(*host.Environment); ok {
+						// in the words of a module
+						f.Message = strings.NewReplacer("NewState (or Seed)", "createState", "the tool's InputSchema", "the tool's inputSchema").Replace(f.Message)
 					}
 					f.Message = named(c, f.Message)
 				}
