@@ -110,7 +110,7 @@ func (r Resolver) module(e env.Environment, path string) (env.Agent, error) {
 		}
 		path = abs
 	}
-	return host.ModuleAgent(path)
+	return host.ModuleAgentFor(e, path)
 }
 
 // references spells the kinds of reference r resolves besides built-in

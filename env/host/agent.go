@@ -33,7 +33,13 @@ const ModuleGrace = 2 * time.Second
 // start is not counted in a rollout's budget. Such a module is the author's own code, run
 // like an agent compiled into the binary; run an untrusted one as an exec:
 // agent, in the sandbox.
-func ModuleAgent(path string) (env.Agent, error) {
+func ModuleAgent(path string) (env.Agent, error) { return ModuleAgentFor(nil, path) }
+
+// ModuleAgentFor is ModuleAgent for rollouts of e: when e is an
+// environment of the Node host that loads the module's kind (tsx for
+// TypeScript), the module runs in e's own host processes, beside the
+// worlds, so that no further process starts.
+func ModuleAgentFor(e env.Environment, path string) (env.Agent, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("module:%s: the path must be absolute", path)
 	}
@@ -51,16 +57,30 @@ func ModuleAgent(path string) (env.Agent, error) {
 			return nil, fmt.Errorf("module:%s: %w", path, err)
 		}
 	}
+	a := &moduleAgent{path: path, tsx: tsx}
+	if h, ok := e.(*Environment); ok && h.lang == env.LangNode && (tsx == "" || tsx == h.tsx) && h.Start() == nil {
+		a.env = h
+		return a, nil
+	}
 	// the process starts now, outside the rollout's budget
 	if _, err := agentConn(tsx); err != nil {
 		return nil, fmt.Errorf("module:%s: %w", path, err)
 	}
-	return &moduleAgent{path: path, tsx: tsx}, nil
+	return a, nil
 }
 
 type moduleAgent struct {
 	path string
-	tsx  string // the tsx API file the process registers, or ""
+	tsx  string       // the tsx API file the process registers, or ""
+	env  *Environment // whose hosts run the module; nil: the shared process
+}
+
+// conn returns the process that runs the module.
+func (a *moduleAgent) conn() (*conn, error) {
+	if a.env != nil {
+		return a.env.pool.any()
+	}
+	return agentConn(a.tsx)
 }
 
 // The Node processes that run agent modules, by the tsx they load.
@@ -121,7 +141,7 @@ func Shutdown() {
 // Run runs the module for one rollout: its tool calls go through in.Call,
 // its output is the rollout's.
 func (a *moduleAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
-	c, err := agentConn(a.tsx)
+	c, err := a.conn()
 	if err != nil {
 		return nil, err
 	}

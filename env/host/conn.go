@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ type conn struct {
 	err     error
 	done    chan struct{} // closed once err is set
 	hello   *message
+	// initials is the initial state the host last sent, by task, which an
+	// open it answers with "same" has again
+	initials map[string]json.RawMessage
 }
 
 // dial starts a host and reads its hello, waiting at most timeout.
@@ -218,6 +222,21 @@ func (c *conn) send(build func(id int64) ([]byte, error)) (int64, chan *message,
 		return 0, nil, err
 	}
 	return id, ch, nil
+}
+
+// initial records state as the last initial state of task, and returns it;
+// with state nil it returns the one recorded, if any.
+func (c *conn) initial(task string, state json.RawMessage) json.RawMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if state == nil {
+		return c.initials[task]
+	}
+	if c.initials == nil {
+		c.initials = map[string]json.RawMessage{}
+	}
+	c.initials[task] = state
+	return state
 }
 
 // forget stops waiting for the answer to id.

@@ -57,6 +57,7 @@ type Config struct {
 // env.Environment; Close stops its hosts.
 type Environment struct {
 	cfg       Config
+	lang, tsx string // for a Node host: its language and the tsx it loads, which agent modules can share
 	tools     []env.ToolSpec
 	byName    map[string]int
 	verifiers []env.VerifierInfo

@@ -53,9 +53,9 @@ func LoadLater(projectDir string, m env.Manifest, opts Options) (*Environment, e
 	}
 	cfg := Config{Name: m.Name, Dir: project, Folder: folder, Agents: m.DeclaredAgents(project),
 		Hosts: opts.Hosts, WorldsPerHost: opts.WorldsPerHost, Timeout: opts.Timeout}
+	tsx := ""
 	switch env.EntrypointLang(m.Entrypoint) {
 	case env.LangNode:
-		tsx := ""
 		if needsTSX(entry) {
 			tsx, err = findTSX(folder)
 		}
@@ -72,6 +72,9 @@ func LoadLater(projectDir string, m env.Manifest, opts Options) (*Environment, e
 	e, perr := Prepare(cfg)
 	if perr != nil {
 		return nil, perr
+	}
+	if env.EntrypointLang(m.Entrypoint) == env.LangNode {
+		e.lang, e.tsx = env.LangNode, tsx
 	}
 	if err != nil {
 		// what the host needs is missing: the start fails, saying so

@@ -6,10 +6,13 @@ import (
 )
 
 // pool holds an environment's host processes. A world takes a place in a
-// host with room (fewer than per worlds open), or in a new host while
-// there are fewer than max, or else in the host with the fewest worlds: a
-// world that is never given back (one opened only to read its initial
-// state) costs memory in its host, never a wait.
+// host with room (fewer than per worlds open). When every host is full and
+// there may be more (fewer than max), one more starts in the background
+// and the world goes, meanwhile, to the host with the fewest worlds: a
+// check pays for one host's start before its first rollout, never for
+// more, and the hosts grow with the work. A world that is never given back
+// (one opened only to read its initial state) costs memory in its host,
+// never a wait.
 type pool struct {
 	dial func() (*conn, error)
 	max  int
@@ -18,6 +21,7 @@ type pool struct {
 	mu       sync.Mutex
 	hosts    []*slot
 	starting int
+	growErr  error // why the last host started in the background did not
 	wake     *sync.Cond
 	closed   bool
 }
@@ -36,49 +40,92 @@ func newPool(first *conn, max, per int, dial func() (*conn, error)) *pool {
 // take returns a host for one more world.
 func (p *pool) take() (*conn, error) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for {
 		p.prune()
 		if p.closed {
-			p.mu.Unlock()
 			return nil, errPoolClosed
 		}
-		var least *slot
-		for _, s := range p.hosts {
-			if least == nil || s.open < least.open {
-				least = s
-			}
-		}
+		least := p.least()
 		switch {
 		case least != nil && least.open < p.per:
-			least.open++
-			p.mu.Unlock()
-			return least.c, nil
-		case len(p.hosts)+p.starting < p.max:
+		case least != nil:
+			if p.growErr == nil && len(p.hosts)+p.starting < p.max {
+				p.grow()
+			}
+		case p.starting > 0:
+			p.wake.Wait() // the only hosts to come are starting
+			continue
+		default:
+			// no host is left (the last one failed): start one and wait
 			p.starting++
 			p.mu.Unlock()
 			c, err := p.dial()
 			p.mu.Lock()
 			p.starting--
+			p.wake.Broadcast()
 			if err != nil {
-				p.wake.Broadcast()
-				p.mu.Unlock()
 				return nil, err
 			}
 			if p.closed {
-				p.mu.Unlock()
-				c.shut(time.Second)
+				go c.shut(time.Second)
 				return nil, errPoolClosed
 			}
-			p.hosts = append(p.hosts, &slot{c: c, open: 1})
-			p.mu.Unlock()
-			return c, nil
-		case least != nil:
-			least.open++
-			p.mu.Unlock()
-			return least.c, nil
+			least = &slot{c: c}
+			p.hosts = append(p.hosts, least)
 		}
-		p.wake.Wait() // every host is starting
+		least.open++
+		return least.c, nil
 	}
+}
+
+// least is the live host with the fewest worlds; p.mu is held.
+func (p *pool) least() *slot {
+	var least *slot
+	for _, s := range p.hosts {
+		if least == nil || s.open < least.open {
+			least = s
+		}
+	}
+	return least
+}
+
+// grow starts one more host in the background; p.mu is held. A host that
+// does not start leaves the pool as it is, and it grows no more.
+func (p *pool) grow() {
+	p.starting++
+	go func() {
+		c, err := p.dial()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.starting--
+		switch {
+		case err != nil:
+			p.growErr = err
+		case p.closed:
+			go c.shut(time.Second)
+		default:
+			p.hosts = append(p.hosts, &slot{c: c})
+		}
+		p.wake.Broadcast()
+	}()
+}
+
+// any returns a live host without taking a place in it (for an agent
+// module that runs beside the worlds), starting one if there is none.
+func (p *pool) any() (*conn, error) {
+	p.mu.Lock()
+	p.prune()
+	least := p.least()
+	p.mu.Unlock()
+	if least != nil {
+		return least.c, nil
+	}
+	c, err := p.take()
+	if err == nil {
+		p.give(c)
+	}
+	return c, err
 }
 
 // give hands back a world's place in c.

@@ -153,6 +153,57 @@ function bind(state) {
   return toolMap(env.mod.bindTools(state), "bindTools");
 }
 
+// plain reports whether v is JSON data (plain objects, arrays, strings,
+// finite numbers, booleans, null), which its JSON text copies faithfully.
+function plain(v) {
+  if (v === null) {
+    return true;
+  }
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(v);
+    case "object": {
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          if (!plain(v[i])) {
+            return false;
+          }
+        }
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        return false;
+      }
+      for (const k in v) {
+        if (!plain(v[k])) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+// initialOf is the pristine initial state of a world, for its verifier and
+// to rebuild it: a copy made when the world opened (structuredClone, as the
+// original runner makes it), or, for a state of JSON data, read from its
+// JSON text when first needed, which is the same and cheaper.
+function initialOf(w) {
+  if (w.initial === undefined) {
+    w.initial = JSON.parse(w.initialText);
+  }
+  return w.initial;
+}
+
+// lastInitial is the initial state's JSON this host last sent, by task: an
+// open whose state is the same says so instead of sending it again.
+const lastInitial = new Map();
+
 function open(msg) {
   if (worlds.has(msg.world)) {
     throw new HostError("bad_request", `world ${msg.world} is already open`);
@@ -164,8 +215,13 @@ function open(msg) {
     throw new HostError("open_failed", `createState() threw: ${errorText(err)}`);
   }
   const text = stateJSON(state, "the state createState() returned");
-  const initial = structuredClone(state);
-  worlds.set(msg.world, { state, initial, tools: bind(state), task: msg.task, done: [] });
+  const w = { state, initialText: text, initial: plain(state) ? undefined : structuredClone(state), tools: bind(state), task: msg.task, done: [] };
+  worlds.set(msg.world, w);
+  const task = msg.task?.id ?? "";
+  if (lastInitial.get(task) === text) {
+    return `{"type":"opened","id":${msg.id},"same":true}`;
+  }
+  lastInitial.set(task, text);
   return `{"type":"opened","id":${msg.id},"state":${text}}`;
 }
 
@@ -184,7 +240,7 @@ async function execute(tool, input) {
 // rebuild puts the world back as it was before a failed call: a copy of the
 // initial state with the calls that succeeded replayed on it.
 async function rebuild(w) {
-  const state = structuredClone(w.initial);
+  const state = structuredClone(initialOf(w));
   const tools = bind(state);
   for (const [name, input] of w.done) {
     const r = await execute(tools.get(name), JSON.parse(input));
@@ -234,7 +290,7 @@ async function verify(msg) {
   }
   let res;
   try {
-    res = await v.check(w.state, w.initial, { agentOutput: msg.agentOutput ?? "", task });
+    res = await v.check(w.state, initialOf(w), { agentOutput: msg.agentOutput ?? "", task });
   } catch (err) {
     throw new HostError("verifier_threw", `verifier ${v.id} threw: ${errorText(err)}`);
   }

@@ -93,6 +93,7 @@ class Host(object):
         self.tools = tools
         self.verifiers = verifiers
         self.worlds = {}
+        self.last_initial = {}
 
     def world(self, msg):
         w = self.worlds.get(msg.get("world"))
@@ -114,7 +115,12 @@ class Host(object):
             raise HostError("bad_request", "world %s is already open" % msg.get("world"))
         state = self.new_state()
         text = to_json(state, "the state create_state() returned")
-        self.worlds[msg.get("world")] = {"state": state, "initial": json.loads(text), "task": msg.get("task") or {}, "done": []}
+        task = msg.get("task") or {}
+        self.worlds[msg.get("world")] = {"state": state, "initial_text": text, "task": task, "done": []}
+        # an initial state the same as the last one sent for the task is not sent again
+        if self.last_initial.get(task.get("id")) == text:
+            return '{"type":"opened","id":%d,"same":true}' % msg["id"]
+        self.last_initial[task.get("id")] = text
         return '{"type":"opened","id":%d,"state":%s}' % (msg["id"], text)
 
     def execute(self, t, state, input):
@@ -176,7 +182,8 @@ class Host(object):
         if v is None:
             raise HostError("no_verifier", "no verifier %s for task %s" % (task.get("verifierId"), task.get("id")))
         try:
-            checks = v.fn(w["state"], w["initial"], oracle_env.Context(msg.get("agentOutput") or "", task))
+            # the initial state as JSON made it, read back when needed
+            checks = v.fn(w["state"], json.loads(w["initial_text"]), oracle_env.Context(msg.get("agentOutput") or "", task))
         except Exception as err:
             raise HostError("verifier_threw", "verifier %s raised %s" % (v.id, describe(err)))
         if isinstance(checks, tuple):
