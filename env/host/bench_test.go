@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agent-oracle/oracle/command"
 	"github.com/agent-oracle/oracle/env"
@@ -190,11 +191,14 @@ func BenchmarkJobs(b *testing.B) {
 			e := benchEnv(b, env.LangNode, c.opts)
 			task, _ := env.FindTask(e, "TASK-001")
 			agent := moduleAgent(b, filepath.Join(e.Folder(), "agent.mjs"))
-			// both hosts started before the clock runs
+			// the hosts started before the clock runs
 			w1, _ := e.Open(task)
 			w2, _ := e.Open(task)
 			w1.(interface{ Release() }).Release()
 			w2.(interface{ Release() }).Release()
+			for deadline := time.Now().Add(time.Minute); host.Hosts(e) < c.opts.Hosts && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
 			next := make(chan struct{})
 			var wg sync.WaitGroup
 			for range 2 {
