@@ -2,9 +2,7 @@ package command
 
 import (
 	"errors"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"sync"
 
@@ -67,7 +65,7 @@ func (p *projectEnvs) loadAll() ([]env.Environment, error) {
 		return nil, err
 	}
 	project := p.dir()
-	names := manifestFolders(project)
+	names := env.ManifestNames(project)
 	if len(names) == 0 {
 		return builtin, nil
 	}
@@ -190,25 +188,4 @@ func envPatterns(c *cli.Context) []string {
 		}
 	}
 	return nil
-}
-
-// manifestFolders lists the environment folders of the project: those
-// under .silo/environments that hold a manifest, sorted.
-func manifestFolders(project string) []string {
-	root := filepath.Join(project, ".silo", "environments")
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if info, err := os.Lstat(filepath.Join(root, e.Name(), env.ManifestFile)); err == nil && info.Mode().IsRegular() {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	return names
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -225,4 +226,25 @@ func EntrypointLang(entrypoint string) string {
 		return LangPython
 	}
 	return ""
+}
+
+// ManifestNames lists the environments the project at projectDir names:
+// the folders under .silo/environments that hold a manifest (a regular
+// file, not followed through a symlink), sorted.
+func ManifestNames(projectDir string) []string {
+	root := filepath.Join(projectDir, ".silo", "environments")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if info, err := os.Lstat(filepath.Join(root, e.Name(), ManifestFile)); err == nil && info.Mode().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
 }

@@ -203,23 +203,7 @@ func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []stri
 
 // projectEnvs lists the environments the project names: the folders under
 // .silo/environments that hold a manifest.
-func projectEnvs(projectDir string) []string {
-	root := filepath.Join(projectDir, ".silo", "environments")
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if info, err := os.Lstat(filepath.Join(root, e.Name(), env.ManifestFile)); err == nil && info.Mode().IsRegular() {
-			names = append(names, e.Name())
-		}
-	}
-	return names
-}
+func projectEnvs(projectDir string) []string { return env.ManifestNames(projectDir) }
 
 // ProjectEnv reports whether the project at projectDir names the
 // environment called name in a manifest.

@@ -70,46 +70,7 @@ func TestReviewOnATerminal(t *testing.T) {
 		t.Fatalf("check --pending: %v\n%s", err, out)
 	}
 
-	cmd := oracleCmd(dir, "review")
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty) // ends when the terminal closes with the process
-		close(copied)
-	}()
-	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
-	// waitFor waits until the output holds n prompts; the deadline only
-	// keeps a broken review from hanging the test.
-	waitFor := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for strings.Count(out.String(), prompt) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no prompt %d; output:\n%s", n, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	for i, answer := range []string{"a", "r", "s"} {
-		waitFor(i + 1)
-		if _, err := tty.WriteString(answer + "\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("review: %v\n%s", err, out.String())
-	}
-	select {
-	case <-copied:
-	case <-time.After(time.Minute):
-		t.Fatalf("the terminal did not close; output:\n%s", out.String())
-	}
-	text := out.String()
+	text := answerReview(t, dir, "a", "r", "s")
 	for _, want := range []string{
 		"changed          crm/solver/TASK-004  improvement (fail → pass); reward 1",
 		"~ /verdict: \"fail\" → \"pass\"",
@@ -144,4 +105,51 @@ func TestReviewOnATerminal(t *testing.T) {
 			t.Errorf("%s pending: %v, want pending %v", task, err, want)
 		}
 	}
+}
+
+// answerReview runs oracle review in the project at dir on a
+// pseudo-terminal, gives each prompt the next answer, and returns what it
+// printed once it has exited. It skips where there is no pseudo-terminal.
+func answerReview(t *testing.T, dir string, answers ...string) string {
+	t.Helper()
+	cmd := oracleCmd(dir, "review")
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer tty.Close()
+	var out syncBuffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&out, tty) // ends when the terminal closes with the process
+		close(copied)
+	}()
+	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
+	// waitFor waits until the output holds n prompts; the deadline only
+	// keeps a broken review from hanging the test.
+	waitFor := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for strings.Count(out.String(), prompt) < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("no prompt %d; output:\n%s", n, out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for i, answer := range answers {
+		waitFor(i + 1)
+		if _, err := tty.WriteString(answer + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("review: %v\n%s", err, out.String())
+	}
+	select {
+	case <-copied:
+	case <-time.After(time.Minute):
+		t.Fatalf("the terminal did not close; output:\n%s", out.String())
+	}
+	return out.String()
 }

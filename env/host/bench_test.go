@@ -191,11 +191,19 @@ func BenchmarkJobs(b *testing.B) {
 			e := benchEnv(b, env.LangNode, c.opts)
 			task, _ := env.FindTask(e, "TASK-001")
 			agent := moduleAgent(b, filepath.Join(e.Folder(), "agent.mjs"))
-			// the hosts started before the clock runs
-			w1, _ := e.Open(task)
-			w2, _ := e.Open(task)
-			w1.(interface{ Release() }).Release()
-			w2.(interface{ Release() }).Release()
+			// the hosts started before the clock runs: enough worlds at
+			// once to make the pool grow
+			var open []env.World
+			for range 40 {
+				w, err := e.Open(task)
+				if err != nil {
+					b.Fatal(err)
+				}
+				open = append(open, w)
+			}
+			for _, w := range open {
+				w.(interface{ Release() }).Release()
+			}
 			for deadline := time.Now().Add(time.Minute); host.Hosts(e) < c.opts.Hosts && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
 			}

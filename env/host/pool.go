@@ -6,11 +6,11 @@ import (
 )
 
 // pool holds an environment's host processes. A world takes a place in a
-// host with room (fewer than per worlds open). When every host is full and
-// there may be more (fewer than max), one more starts in the background
-// and the world goes, meanwhile, to the host with the fewest worlds: a
-// check pays for one host's start before its first rollout, never for
-// more, and the hosts grow with the work. A world that is never given back
+// host with room (fewer than per worlds open), or else in the host with the
+// fewest worlds. Once growAfter worlds have had to share a full host and
+// there may be more hosts (fewer than max), one more starts in the
+// background: a check pays for one host's start before its first rollout,
+// a short one never for more, and a long one gets a host per job. A world that is never given back
 // (one opened only to read its initial state) costs memory in its host,
 // never a wait.
 type pool struct {
@@ -21,10 +21,16 @@ type pool struct {
 	mu       sync.Mutex
 	hosts    []*slot
 	starting int
+	shared   int   // worlds given a full host since the last growth
 	growErr  error // why the last host started in the background did not
 	wake     *sync.Cond
 	closed   bool
 }
+
+// growAfter is how many worlds share a full host before another starts:
+// a host's start (Node and tsx: a few hundred milliseconds of CPU) is worth
+// it for a long run of rollouts, not for a dozen.
+const growAfter = 16
 
 type slot struct {
 	c    *conn
@@ -50,7 +56,9 @@ func (p *pool) take() (*conn, error) {
 		switch {
 		case least != nil && least.open < p.per:
 		case least != nil:
-			if p.growErr == nil && len(p.hosts)+p.starting < p.max {
+			p.shared++
+			if p.shared >= growAfter && p.growErr == nil && len(p.hosts)+p.starting < p.max {
+				p.shared = 0
 				p.grow()
 			}
 		case p.starting > 0:

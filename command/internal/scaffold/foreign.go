@@ -60,14 +60,7 @@ func Foreign(lang, name, description, version string) ([]File, error) {
 	if _, err := env.ParseManifest(env.ManifestFile, manifest); err != nil {
 		return nil, err
 	}
-	task, err := TaskFile(env.Task{
-		ID:          "TASK-001",
-		Title:       "Mark the offsite booked",
-		Instruction: "The team offsite is booked. Mark its item as done, and say which item you marked.",
-		Difficulty:  "easy",
-		VerifierID:  "VER-001",
-		Entities:    []string{"ITEM-002"},
-	})
+	task, err := TaskFile(firstTask())
 	if err != nil {
 		return nil, err
 	}
