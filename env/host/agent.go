@@ -231,6 +231,6 @@ func (a *moduleAgent) checkAlive(c *conn) {
 		return request("ping", id)
 	})
 	if errors.Is(err, errGaveUp) {
-		c.fail(fmt.Errorf("%s was stopped: module %s never returned", c.p.what, a.path))
+		c.stop(fmt.Errorf("%s was stopped: module %s never returned", c.p.what, a.path))
 	}
 }

@@ -27,6 +27,9 @@ type conn struct {
 	streams map[int64]*mailbox // agents: every message of their id
 	err     error
 	done    chan struct{} // closed once err is set
+	// stopped is set when oracle stopped the host on purpose (a stuck tool
+	// or agent), not for a fault of it: its worlds are rebuilt elsewhere
+	stopped bool
 	hello   *message
 	// initials is the initial state the host last sent, by task, which an
 	// open it answers with "same" has again
@@ -168,6 +171,24 @@ func (c *conn) fail(err error) {
 		b.close()
 	}
 	go c.p.kill()
+}
+
+// stop kills the host on purpose: its worlds are rebuilt in another one
+// when next read (see world.ready).
+func (c *conn) stop(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.stopped = true
+	}
+	c.mu.Unlock()
+	c.fail(err)
+}
+
+// stoppedOnPurpose reports whether stop ended the conversation.
+func (c *conn) stoppedOnPurpose() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopped
 }
 
 // shut stops the host: stdin closed, then killed after grace.

@@ -241,20 +241,3 @@ func joinLines(text string) string {
 	}
 	return strings.Join(parts, " | ")
 }
-
-// environ is os.Environ with the variables of set (NAME=VALUE) in place
-// of any of the same name.
-func environ(set ...string) []string {
-	names := map[string]bool{}
-	for _, kv := range set {
-		name, _, _ := strings.Cut(kv, "=")
-		names[name] = true
-	}
-	var out []string
-	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); !names[name] {
-			out = append(out, kv)
-		}
-	}
-	return append(out, set...)
-}

@@ -160,8 +160,15 @@ func (w *world) Call(ctx context.Context, name string, input json.RawMessage) (j
 
 // abandon stops the host of a stuck call.
 func (w *world) abandon(why error) {
-	w.abandoned, w.stuck = true, true
-	w.c.fail(fmt.Errorf("%s was stopped: %w", w.c.p.what, why))
+	w.stuck = true
+	w.c.stop(fmt.Errorf("%s was stopped: %w", w.c.p.what, why))
+	w.leave()
+}
+
+// leave gives up the world's host, which oracle stopped: the world is
+// rebuilt in another one when next read.
+func (w *world) leave() {
+	w.abandoned = true
 	w.env.pool.give(w.c)
 	w.c = nil
 }
@@ -201,6 +208,12 @@ func (w *world) ready() error {
 	if w.released {
 		return errors.New("the world was released")
 	}
+	if !w.abandoned && w.c.broken() != nil && w.c.stoppedOnPurpose() {
+		// stopped for another's sake (an agent module stuck in the same
+		// host), not for a fault of this world
+		w.stuck = true
+		w.leave()
+	}
 	if w.abandoned {
 		if err := w.rebuild(); err != nil {
 			w.broken = err
@@ -210,14 +223,30 @@ func (w *world) ready() error {
 	return nil
 }
 
+// ask sends a request about the world to its host, once the world is in
+// a working one, and again in another when oracle stopped its host on
+// purpose while it waited (an agent module stuck there).
+func (w *world) ask(build func(id int64) ([]byte, error)) (*message, error) {
+	if err := w.ready(); err != nil {
+		return nil, err
+	}
+	m, err := w.c.ask(context.Background(), w.env.cfg.Timeout, build)
+	if err != nil && !errors.Is(err, errGaveUp) && w.c.stoppedOnPurpose() {
+		w.stuck = true
+		w.leave()
+		if err := w.ready(); err != nil {
+			return nil, err
+		}
+		m, err = w.c.ask(context.Background(), w.env.cfg.Timeout, build)
+	}
+	return m, err
+}
+
 func (w *world) State() (json.RawMessage, error) {
 	if w.final != nil {
 		return w.final, nil
 	}
-	if err := w.ready(); err != nil {
-		return nil, fmt.Errorf("state: %w", err)
-	}
-	m, err := w.c.ask(context.Background(), w.env.cfg.Timeout, func(id int64) ([]byte, error) {
+	m, err := w.ask(func(id int64) ([]byte, error) {
 		return request("state", id, "world", w.id)
 	})
 	if err == nil {
@@ -242,11 +271,8 @@ func (w *world) Verify(vc env.VerifyContext) ([]env.CheckResult, error) {
 	if _, ok := w.env.Verifier(id); !ok {
 		return nil, fmt.Errorf("no verifier %s registered in environment %s for task %s", id, w.env.cfg.Name, w.task.ID)
 	}
-	if err := w.ready(); err != nil {
-		return nil, fmt.Errorf("verifier %s: %w", id, err)
-	}
 	w.graded = true
-	m, err := w.c.ask(context.Background(), w.env.cfg.Timeout, func(rid int64) ([]byte, error) {
+	m, err := w.ask(func(rid int64) ([]byte, error) {
 		return request("verify", rid, "world", w.id, "agentOutput", vc.AgentOutput)
 	})
 	var he *Error
