@@ -7,9 +7,11 @@ import (
 	"syscall"
 )
 
-// setGroup starts the host in a process group of its own.
+// setGroup starts the host in a process group of its own, which dies with
+// oracle where the system can say so: a host stuck in a loop reads no EOF.
 func setGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 }
 
 // killGroup kills the host's whole process group.
