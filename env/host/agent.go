@@ -214,7 +214,7 @@ func (a *moduleAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 				if ctx.Err() != nil {
 					return nil, context.Cause(ctx)
 				}
-				return nil, errors.New(strings.TrimSpace(m.Error.Message))
+				return nil, errors.New(printable(strings.TrimSpace(m.Error.Message)))
 			default:
 				c.fail(fmt.Errorf("%s sent a %s message for an agent", c.p.what, m.Type))
 				return nil, fmt.Errorf("module %s: %w", a.path, c.broken())

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -55,7 +56,7 @@ func dial(what string, argv []string, dir string, environ []string, maxLine int,
 			if text := oneLineHead(c.p.tail.String(), 400); text != "" {
 				note = "; stderr: " + text
 			}
-			return nil, fmt.Errorf("%s could not start: %s%s", what, m.Error.Message, note)
+			return nil, fmt.Errorf("%s could not start: %s%s", what, printable(oneLineHead(m.Error.Message, 1000)), note)
 		}
 		if err := checkHello(m); err != nil {
 			c.fail(fmt.Errorf("%s: %w", what, err))
@@ -148,7 +149,7 @@ func (c *conn) deliver(m *message) error {
 	}
 	switch {
 	case m.ID == 0 && m.Type == "error" && m.Error != nil:
-		return fmt.Errorf("the host reports %s: %s", m.Error.Code, m.Error.Message)
+		return fmt.Errorf("the host reports %s: %s", printable(m.Error.Code), printable(m.Error.Message))
 	case m.ID <= 0 || m.ID > c.next:
 		return fmt.Errorf("a %s message for request %d, which oracle did not send", m.Type, m.ID)
 	}
@@ -307,7 +308,7 @@ func answer(m *message) (*message, error) {
 		if m.Error == nil {
 			return nil, &Error{Code: "internal", Message: "an error message without an error"}
 		}
-		return nil, &Error{Code: m.Error.Code, Message: m.Error.Message}
+		return nil, &Error{Code: m.Error.Code, Message: printable(strings.ReplaceAll(m.Error.Message, "\n", " "))}
 	}
 	return m, nil
 }

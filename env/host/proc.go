@@ -236,8 +236,28 @@ func joinLines(text string) string {
 	var parts []string
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "at ") {
-			parts = append(parts, l)
+			parts = append(parts, printable(l))
 		}
 	}
 	return strings.Join(parts, " | ")
+}
+
+// printable escapes what a terminal would act on in text from a host (its
+// stderr, its error messages): control characters and the marks that
+// reorder text (bidirectional controls) become \x1b, \u202e and the like.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r >= 0x7f && r < 0xa0:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -51,7 +51,7 @@ func FuzzParseMessage(f *testing.F) {
 func TestCheckResult(t *testing.T) {
 	for _, c := range []struct {
 		in, kind, err string
-		required  bool
+		required      bool
 	}{
 		{`{"label":"a","passed":true,"detail":"","required":true}`, "required", "", true},
 		{`{"label":"a","passed":false,"required":false}`, "optional", "", false},
@@ -76,6 +76,21 @@ func TestCheckResult(t *testing.T) {
 		}
 		if err != nil || string(got[0].Kind) != c.kind || got[0].Required != c.required {
 			t.Errorf("%s: %+v %v, want kind %s required %v", c.in, got, err, c.kind, c.required)
+		}
+	}
+}
+
+// TestPrintable: what a host writes reaches a terminal with nothing it
+// would act on.
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain text, ünïcode":         "plain text, ünïcode",
+		"\x1b[31mred\x1b]0;title\x07": `\x1b[31mred\x1b]0;title\x07`,
+		"a\u202eb\u2066c\rd":          `a\u202eb\u2066c\x0dd`,
+		"tab\tkept":                   "tab\tkept",
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
