@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
@@ -54,6 +55,25 @@ func (f folderFS) ReadFile(name string) ([]byte, error) {
 	}
 	return safeio.ReadNoFollow(p)
 }
+
+// Glob is fs.Glob that fails, where fs.Glob would find nothing, on a
+// folder of the pattern that is (or holds) a symlink or something other
+// than files and folders: tasks/ linked elsewhere is trouble, never an
+// environment without tasks.
+func (f folderFS) Glob(pattern string) ([]string, error) {
+	if dir := path.Dir(pattern); fs.ValidPath(dir) {
+		if err := safeio.CheckTree(filepath.Join(string(f), filepath.FromSlash(dir))); err != nil {
+			return nil, err
+		}
+	}
+	return fs.Glob(globless{f}, pattern)
+}
+
+// globless is a folderFS without its Glob, for fs.Glob.
+type globless struct{ f folderFS }
+
+func (g globless) Open(name string) (fs.File, error)          { return g.f.Open(name) }
+func (g globless) ReadDir(name string) ([]fs.DirEntry, error) { return g.f.ReadDir(name) }
 
 // has reports whether the folder holds name.
 func (f folderFS) has(name string) bool {
