@@ -42,6 +42,8 @@ func TestHostScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("ORACLE_ROOT", root)
+			// the hosts are written into the script's own cache
+			e.Setenv("XDG_CACHE_HOME", filepath.Join(e.WorkDir, ".cache"))
 			if tsx := os.Getenv("ORACLE_TSX"); tsx != "" {
 				e.Setenv("ORACLE_TSX", tsx)
 			}

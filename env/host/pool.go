@@ -23,6 +23,7 @@ type pool struct {
 	starting int
 	shared   int   // worlds given a full host since the last growth
 	growErr  error // why the last host started in the background did not
+	growing  sync.WaitGroup
 	wake     *sync.Cond
 	closed   bool
 }
@@ -76,7 +77,9 @@ func (p *pool) take() (*conn, error) {
 				return nil, err
 			}
 			if p.closed {
-				go c.shut(time.Second)
+				p.mu.Unlock()
+				c.shut(time.Second)
+				p.mu.Lock()
 				return nil, errPoolClosed
 			}
 			least = &slot{c: c}
@@ -102,20 +105,24 @@ func (p *pool) least() *slot {
 // does not start leaves the pool as it is, and it grows no more.
 func (p *pool) grow() {
 	p.starting++
+	p.growing.Add(1)
 	go func() {
+		defer p.growing.Done()
 		c, err := p.dial()
 		p.mu.Lock()
-		defer p.mu.Unlock()
 		p.starting--
+		closed := p.closed
 		switch {
 		case err != nil:
 			p.growErr = err
-		case p.closed:
-			go c.shut(time.Second)
-		default:
+		case !closed:
 			p.hosts = append(p.hosts, &slot{c: c})
 		}
 		p.wake.Broadcast()
+		p.mu.Unlock()
+		if err == nil && closed {
+			c.shut(time.Second) // close waits for it: no host outlives the pool
+		}
 	}()
 }
 
@@ -178,6 +185,7 @@ func (p *pool) close() {
 		}()
 	}
 	wg.Wait()
+	p.growing.Wait()
 }
 
 type poolError string
