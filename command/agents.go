@@ -95,7 +95,8 @@ func resolver(c *cli.Context) (agentResolver, error) {
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
 			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
 		}},
-		Warn: func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg+noEffect) }) },
+		Warn:    func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg+noEffect) }) },
+		Project: project,
 	}}, nil
 }
 

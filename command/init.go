@@ -22,7 +22,7 @@ import (
 func initCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "init",
-		Usage:     "start a project or add an environment to it: a Go package, its manifest and the project's binary",
+		Usage:     "start a project or add an environment to it: a Go package, its manifest and the project's binary (or, with --lang, a TypeScript or Python module)",
 		ArgsUsage: "NAME",
 		Description: "Writes a Go package that compiles and follows the authoring contract (a small state with a clock,\n" +
 			"a read and a write tool, a reference agent solver that answers nothing until written, TASK-001 and\n" +
@@ -36,6 +36,9 @@ func initCommand() *cli.Command {
 			"as the module is not published yet and the go.mod could not build. It adds .silo/runs/,\n" +
 			".silo/pending/ and the store's lock to .gitignore, '*.json -text' to .gitattributes, and writes a\n" +
 			"README.md when there is none, and prints the next commands, to paste where it ran.\n" +
+			"With --lang ts or --lang python it writes the environment as a module the stock oracle serves, in\n" +
+			".silo/environments/NAME (the manifest, index.ts or env.py, a solver module and TASK-001, whose\n" +
+			"verifier fails on purpose until written), and .gitignore and .gitattributes; no Go is involved.\n" +
 			"Refuses to overwrite any file; then nothing is written.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`folder` of the new package, inside the project and relative to it (default: envs/NAME)"},
@@ -43,6 +46,7 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "module", Usage: "module `path` of the go.mod written in a folder that has none (default: the folder's name)"},
 			&cli.StringFlag{Name: "oracle-path", Usage: "a checkout of oracle (`folder`) that the new go.mod replaces the module with, since it is not published yet (default: the checkout init runs in, if any)"},
 			&cli.BoolFlag{Name: "with-builtins", Usage: "the new binary also serves oracle's built-in demo environments (crm, calendar)"},
+			&cli.StringFlag{Name: "lang", Value: "go", Usage: "`language` of the environment: go (a package and the project's binary), ts (a TypeScript module in the original runner's contract) or python (a module for the Python host); ts and python need no Go: the stock oracle serves them"},
 		},
 		Action: func(c *cli.Context) error {
 			args, err := positional(c, program(c, "init"))
@@ -53,6 +57,9 @@ func initCommand() *cli.Command {
 				return usageError("init takes one environment name, e.g. %s init billing", c.App.Name)
 			}
 			name := args[0]
+			if lang := c.String("lang"); lang != "go" {
+				return initForeign(c, lang, name)
+			}
 			if err := scaffold.CheckPackageName(name); err != nil {
 				return usageError("environment name: %v", err)
 			}
@@ -98,6 +105,7 @@ type initPlan struct {
 	update  []target
 	program string   // the binary's folder name under cmd/, once known
 	notes   []string // printed on stderr after writing
+	next    []string // printed after writing, when there is no program
 }
 
 type target struct {
@@ -182,6 +190,24 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 		p.notes = append(p.notes, fmt.Sprintf("note: %d binaries under cmd/ (%s); register %s.New (import %q) in the one that should serve it",
 			len(mains), strings.Join(shownAll(p.project, mains), ", "), name, imp))
 	}
+	if err := p.ignoreFiles(); err != nil {
+		return err
+	}
+	readme := filepath.Join(p.project, "README.md")
+	if _, err := os.Lstat(readme); errors.Is(err, fs.ErrNotExist) && p.program != "" {
+		f, err := scaffold.Readme(filepath.Base(abs), p.program)
+		if err != nil {
+			return err
+		}
+		p.create(readme, f.Data)
+	}
+	return nil
+}
+
+// ignoreFiles plans the lines .gitignore and .gitattributes need: run
+// folders, pending artifacts and the store's lock ignored, JSON kept as it
+// is written.
+func (p *initPlan) ignoreFiles() error {
 	for _, x := range []struct {
 		file  string
 		lines []string
@@ -199,14 +225,6 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 				p.update = append(p.update, target{path, data})
 			}
 		}
-	}
-	readme := filepath.Join(p.project, "README.md")
-	if _, err := os.Lstat(readme); errors.Is(err, fs.ErrNotExist) && p.program != "" {
-		f, err := scaffold.Readme(filepath.Base(abs), p.program)
-		if err != nil {
-			return err
-		}
-		p.create(readme, f.Data)
 	}
 	return nil
 }
@@ -265,6 +283,11 @@ func (p *initPlan) write(w, errw io.Writer) error {
 		fmt.Fprintf(w, "  go run ./cmd/%s record     # freeze each task's rollout by solver as a baseline\n", p.program)
 		fmt.Fprintf(w, "  go run ./cmd/%s check      # the CI gate: re-run every case and compare\n", p.program)
 		fmt.Fprintf(w, "Then write solver.go and the verifiers, and record again. docs/authoring.md of oracle walks through it.\n")
+	} else if len(p.next) > 0 {
+		fmt.Fprintln(w)
+		for _, line := range p.next {
+			fmt.Fprintln(w, line)
+		}
 	}
 	for _, n := range p.notes {
 		fmt.Fprintln(errw, n)

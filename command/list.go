@@ -50,7 +50,7 @@ func listCommand(envs Environments) *cli.Command {
 				for _, t := range e.Tools() {
 					tools = append(tools, t.Name)
 				}
-				out = append(out, envJSON{e.Name(), e.Description(), tasks, tools, e.Verifiers(), e.Agents(), e.RegressionAgents()})
+				out = append(out, envJSON{e.Name(), e.Description(), tasks, tools, e.Verifiers(), env.AgentNames(e), e.RegressionAgents()})
 			}
 			w := c.App.Writer
 			if c.Bool("json") {

@@ -71,6 +71,9 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 func App(envs Environments, opts ...Option) *cli.App {
 	set := newSettings(opts)
 	name := set.name
+	// the project's own environments join the binary's (projectenvs.go)
+	proj := &projectEnvs{builtin: envs}
+	envs = proj.load
 	app := &cli.App{
 		Name:  name,
 		Usage: "run agents through evaluation environments and gate behaviour on frozen baselines",
@@ -109,6 +112,20 @@ func App(envs Environments, opts ...Option) *cli.App {
 			versionCommand(),
 		},
 	}
+	proj.dir = func() string {
+		if dir, ok := app.Metadata[projectKey].(string); ok {
+			return dir
+		}
+		return "."
+	}
+	proj.patterns = func() []string {
+		p, _ := app.Metadata[envsKey].([]string)
+		return p
+	}
+	app.After = func(*cli.Context) error {
+		proj.close()
+		return nil
+	}
 	if cli.HelpFlag != nil {
 		// urfave/cli adds --help (-h) only when it adds its own help
 		// command; ours replaces that command, so the flag is added here.
@@ -146,6 +163,7 @@ func prepare(cmd *cli.Command, path string) {
 			return err
 		}
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
+		c.App.Metadata[envsKey] = envPatterns(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)

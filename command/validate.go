@@ -2,13 +2,15 @@ package command
 
 import (
 	"fmt"
-	"github.com/agent-oracle/oracle/internal/safetext"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/agent-oracle/oracle/internal/safetext"
+
 	"github.com/agent-oracle/oracle/command/internal/scaffold"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/host"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/urfave/cli/v2"
 )
@@ -50,7 +52,8 @@ func validateCommand(envs Environments) *cli.Command {
 				}
 				ok = ok && reports[i].OK
 				for j := range reports[i].Findings {
-					nameCommands(&reports[i].Findings[j], e.Name(), c.App.Name)
+					_, module := e.(*host.Environment)
+					nameCommands(&reports[i].Findings[j], e.Name(), c.App.Name, module)
 				}
 			}
 			if c.Bool("json") {
@@ -75,8 +78,13 @@ func validateCommand(envs Environments) *cli.Command {
 
 // nameCommands words the findings that suggest a command with the
 // program's name: env words them with oracle's.
-func nameCommands(f *env.Finding, envName, program string) {
+func nameCommands(f *env.Finding, envName, program string, module bool) {
 	switch {
+	case module && f.Code == "verifier_not_found" && f.Verifier != "":
+		f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it to the verifiers its module exports, or fix the task's verifierId",
+			f.Task, f.Verifier, envName)
+	case module && f.Code == "no_regression_agent":
+		f.Message = fmt.Sprintf("%s has no regression agent, so %s record and check have no case for it; declare its solver in the \"agents\" of its manifest", envName, program)
 	case f.Code == "verifier_not_found" && f.Verifier != "":
 		f.Message = fmt.Sprintf("task %s names verifier %s, which %s does not register; add it with %s verifier add %s --env %s --task %s, or fix the task's verifierId",
 			f.Task, f.Verifier, envName, program, f.Verifier, envName, f.Task)

@@ -142,7 +142,7 @@ func verifierTestCommand(envs Environments) *cli.Command {
 					u.Env, u.Task, more, verifiertest.Dir, u.Task)}
 			}
 			if len(report.Outcomes) == 0 {
-				fmt.Fprintf(c.App.ErrWriter, "note: no verifier test candidates in %s yet: nothing to test. Add %s/<TASK>.json beside an environment's tasks and set Definition.Candidates (docs/authoring.md shows how); --require-candidates makes this an error\n",
+				fmt.Fprintf(c.App.ErrWriter, "note: no verifier test candidates in %s yet: nothing to test. Add %s/<TASK>.json beside an environment's tasks (an environment of Go also sets Definition.Candidates: docs/authoring.md shows how); --require-candidates makes this an error\n",
 					strings.Join(planNames(plan), ", "), verifiertest.Dir)
 			}
 			sum := report.Summary()

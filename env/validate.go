@@ -96,13 +96,13 @@ func Validate(e Environment, projectDir string) Report {
 	}
 	verifiers := e.Verifiers()
 	tools := e.Tools()
-	v.report.Counts = Counts{Agents: len(e.Agents()), Tasks: len(tasks), Tools: len(tools), Verifiers: len(verifiers)}
+	v.report.Counts = Counts{Agents: len(AgentNames(e)), Tasks: len(tasks), Tools: len(tools), Verifiers: len(verifiers)}
 
 	if err == nil {
 		// with tasks that do not load, every verifier would look orphaned
 		v.links(e, tasks, verifiers)
 	}
-	v.schemas(tools)
+	v.schemas(tools, termsOf(e).Schema)
 	v.states(e, tasks)
 	v.agents(e)
 	if projectDir != "" {
@@ -146,10 +146,10 @@ func (v *validation) links(e Environment, tasks []Task, verifiers []VerifierInfo
 }
 
 // schemas compiles every tool's input schema.
-func (v *validation) schemas(tools []ToolSpec) {
+func (v *validation) schemas(tools []ToolSpec, schema string) {
 	for _, t := range tools {
 		if _, err := inputschema.Compile(t.InputSchema); err != nil {
-			v.add(LevelError, "schema_invalid", "tool %s: input schema does not compile: %s; fix the tool's InputSchema", t.Name, schemaProblem(err))
+			v.add(LevelError, "schema_invalid", "tool %s: input schema does not compile: %s; fix the tool's %s", t.Name, schemaProblem(err), schema)
 		}
 	}
 }
@@ -158,13 +158,20 @@ func (v *validation) schemas(tools []ToolSpec) {
 func (v *validation) agents(e Environment) {
 	regression := e.RegressionAgents()
 	for _, name := range regression {
+		if _, declared := AgentRef(e, name); declared {
+			continue // resolved when it runs
+		}
 		if _, ok := e.Agent(name); !ok {
 			v.add(LevelError, CodeAgentNotFound, "regression agent %s is not among the agents of %s (%s); add it to Definition.Agents or remove it from Regression",
 				name, e.Name(), strings.Join(e.Agents(), ", "))
 		}
 	}
 	if len(regression) == 0 {
-		v.add(LevelWarning, "no_regression_agent", "%s has no regression agent, so oracle record and check have no case for it; add a reference solver to Definition.Agents", e.Name())
+		fix := "add a reference solver to Definition.Agents"
+		if _, ok := e.(Declared); ok {
+			fix = `declare one in its manifest's "agents", e.g. "agents": {"solver": "module:solver.agent.ts"}`
+		}
+		v.add(LevelWarning, "no_regression_agent", "%s has no regression agent, so oracle record and check have no case for it; %s", e.Name(), fix)
 	}
 }
 

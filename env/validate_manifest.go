@@ -25,6 +25,13 @@ func (v *validation) manifest(e Environment, built []Task, projectDir string) {
 		v.add(LevelError, "manifest_invalid", "%v", err)
 		return
 	}
+	if m.Module() {
+		// its tasks are read from its folder at every run: none is stale
+		if info, err := os.Stat(m.EntrypointFile(projectDir)); err != nil || !info.Mode().IsRegular() {
+			v.add(LevelError, "manifest_invalid", "%s: entrypoint %s is not a file in %s; set it to the environment's module, relative to that folder", rel, m.Entrypoint, filepath.ToSlash(filepath.Dir(ManifestPath(m.Name))))
+		}
+		return
+	}
 	dir := m.Dir(projectDir)
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		v.add(LevelError, "manifest_invalid", "%s: entrypoint %s is not a folder of the project; set it to the folder of the environment's Go package", rel, m.Entrypoint)

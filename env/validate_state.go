@@ -7,30 +7,31 @@ import (
 
 // states opens every task's world twice and compares the initial states.
 func (v *validation) states(e Environment, tasks []Task) {
+	state := termsOf(e).State
 	for _, t := range tasks {
-		first, err := openInitial(e, t)
+		first, err := openInitial(e, t, state)
 		if err != nil {
-			v.add(LevelError, "state_invalid", "task %s: %v; NewState (or Seed) must return a state that marshals to a JSON object", t.ID, err)
+			v.add(LevelError, "state_invalid", "task %s: %v; %s must return a state that marshals to a JSON object", t.ID, err, state)
 			continue
 		}
-		second, err := openInitial(e, t)
+		second, err := openInitial(e, t, state)
 		if err != nil {
-			v.add(LevelError, "state_nondeterministic", "task %s: NewState (or Seed) worked once and then failed: %v; build the state from the task alone", t.ID, err)
+			v.add(LevelError, "state_nondeterministic", "task %s: %s worked once and then failed: %v; build the state from the task alone", t.ID, state, err)
 			continue
 		}
 		if at := firstDifference(first, second); at >= 0 {
-			v.add(LevelError, "state_nondeterministic", "task %s: two calls of NewState (or Seed) gave different states (first difference at byte %d: %s, then %s); keep the clock in the state and seed randomness from the task",
-				t.ID, at, excerpt(first, at), excerpt(second, at))
+			v.add(LevelError, "state_nondeterministic", "task %s: two calls of %s gave different states (first difference at byte %d: %s, then %s); keep the clock in the state and seed randomness from the task",
+				t.ID, state, at, excerpt(first, at), excerpt(second, at))
 		}
 	}
 }
 
 // openInitial opens a world for t and returns its initial state, turning a
-// panic of NewState or Seed into an error.
-func openInitial(e Environment, t Task) (initial []byte, err error) {
+// panic of what makes the state (named state) into an error.
+func openInitial(e Environment, t Task, state string) (initial []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("NewState (or Seed) panicked: %v", r)
+			err = fmt.Errorf("%s panicked: %v", state, r)
 		}
 	}()
 	w, err := e.Open(t)

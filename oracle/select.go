@@ -13,7 +13,6 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
 // Selected is what a selection holds in a project.
@@ -157,23 +156,7 @@ func CheckProjectEnvs(projectDir string, envs []env.Environment, patterns []stri
 
 // projectEnvs lists the environments the project names: the folders under
 // .silo/environments that hold a manifest.
-func projectEnvs(projectDir string) []string {
-	root := filepath.Join(projectDir, ".silo", "environments")
-	entries, err := safeio.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if info, err := os.Lstat(filepath.Join(root, e.Name(), env.ManifestFile)); err == nil && info.Mode().IsRegular() {
-			names = append(names, e.Name())
-		}
-	}
-	return names
-}
+func projectEnvs(projectDir string) []string { return env.ManifestNames(projectDir) }
 
 // checkLiterals returns a not-found error for the first literal name of sel
 // that names nothing. traces are the replay cases of the environments sel

@@ -366,11 +366,12 @@ func protectedPaths(project string) []string {
 		if err != nil {
 			return []string{project}
 		}
-		folder := filepath.Join(project, filepath.FromSlash(m.Entrypoint))
-		if real, err := realPath(folder); err == nil {
-			folder = real
+		for _, folder := range m.Folders(project) {
+			if real, err := realPath(folder); err == nil {
+				folder = real
+			}
+			out = append(out, folder)
 		}
-		out = append(out, folder)
 	}
 	return out
 }

@@ -3,16 +3,19 @@ package runner
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/host"
 )
 
 // Resolve returns the agent a reference names: the name of a Go agent built
-// into e, exec:COMMAND for an external process, or replay:PATH for a
-// recorded trace (a relative PATH is relative to the current folder). It is
-// Resolver{}.Resolve.
+// into e, exec:COMMAND for an external process, module:PATH for a Node
+// module in the original runner's agent shape (see host.ModuleAgent), or
+// replay:PATH for a recorded trace (a relative PATH is relative to the
+// current folder). It is Resolver{}.Resolve.
 func Resolve(e env.Environment, ref string) (env.Agent, error) {
 	return Resolver{}.Resolve(e, ref)
 }
@@ -27,13 +30,28 @@ type Resolver struct {
 	// Schemes resolves further SCHEME:ARG references, such as the model
 	// agents' openai:MODEL, by scheme; the function is given ARG.
 	Schemes map[string]func(arg string) (env.Agent, error)
+	// Project is the project folder, for the relative path of a module:
+	// agent of an environment of Go (relative to .silo/environments/<env>);
+	// "" means the current folder.
+	Project string
 }
 
 // Resolve returns the agent ref names in e; see the package function
 // Resolve. A replay's trace is read and parsed here, so a missing or
-// garbled trace is an error before the rollout starts.
+// garbled trace is an error before the rollout starts. A name e declares
+// (env.Declared, a manifest's "agents") is resolved as the reference it
+// stands for, with r's options.
 func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
+	if declared, ok := env.AgentRef(e, ref); ok {
+		return r.resolve(e, declared)
+	}
+	return r.resolve(e, ref)
+}
+
+func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
 	switch {
+	case strings.HasPrefix(ref, "module:"):
+		return r.module(e, strings.TrimPrefix(ref, "module:"))
 	case strings.HasPrefix(ref, "exec:"):
 		cfg := r.Exec
 		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
@@ -70,16 +88,38 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or %s", ref, e.Name(), strings.Join(names, ", "), others)}
 }
 
+// module returns the agent of module:PATH, a Node module (see
+// host.ModuleAgent). A relative PATH is relative to the environment's
+// folder: its own (an environment of a host), or else
+// .silo/environments/<name> of r.Project, or else the current folder.
+func (r Resolver) module(e env.Environment, path string) (env.Agent, error) {
+	if path == "" {
+		return nil, &env.Error{Code: env.CodeAgentNotFound,
+			Message: "module: names no module; give one, e.g. module:tests/solver.agent.ts"}
+	}
+	if p := filepath.FromSlash(path); !filepath.IsAbs(p) {
+		folder := filepath.Join(r.Project, ".silo", "environments", e.Name())
+		if f, ok := e.(interface{ Folder() string }); ok && f.Folder() != "" {
+			folder = f.Folder()
+		} else if r.Project == "" {
+			folder = "."
+		}
+		abs, err := filepath.Abs(filepath.Join(folder, p))
+		if err != nil {
+			return nil, err
+		}
+		path = abs
+	}
+	return host.ModuleAgentFor(e, path)
+}
+
 // references spells the kinds of reference r resolves besides built-in
 // agents: exec:COMMAND, replay:PATH and each scheme's SCHEME:ARG, sorted.
 func (r Resolver) references() string {
-	refs := []string{"exec:COMMAND", "replay:PATH"}
+	refs := []string{"exec:COMMAND", "module:PATH", "replay:PATH"}
 	schemes := slices.Sorted(maps.Keys(r.Schemes))
 	for _, s := range schemes {
 		refs = append(refs, s+":ARG")
-	}
-	if len(refs) == 2 {
-		return refs[0] + " or " + refs[1]
 	}
 	return strings.Join(refs[:len(refs)-1], ", ") + " or " + refs[len(refs)-1]
 }

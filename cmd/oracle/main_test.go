@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -75,19 +74,7 @@ func TestScripts(t *testing.T) {
 				ts.Check(pasteRules(ts.ReadFile(args[0]), ts.MkAbs(args[1])))
 			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
-			"replace": func(ts *testscript.TestScript, neg bool, args []string) {
-				if len(args) != 3 {
-					ts.Fatalf("usage: replace FILE OLD NEW")
-				}
-				path := ts.MkAbs(args[0])
-				data, err := os.ReadFile(path)
-				ts.Check(err)
-				old := []byte(unquote(args[1]))
-				if !bytes.Contains(data, old) {
-					ts.Fatalf("%s does not contain %q", args[0], args[1])
-				}
-				ts.Check(os.WriteFile(path, bytes.Replace(data, old, []byte(unquote(args[2])), 1), 0o644))
-			},
+			"replace": replaceCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")

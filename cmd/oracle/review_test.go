@@ -226,3 +226,11 @@ func reviewOnTerminal(t *testing.T, cmd *exec.Cmd, answer func(i int) string) st
 		}
 	}
 }
+
+// answerReview runs oracle review in the project at dir on a
+// pseudo-terminal, gives each prompt the next answer (the last one again
+// once they run out), and returns what it printed once it has exited.
+func answerReview(t *testing.T, dir string, answers ...string) string {
+	t.Helper()
+	return reviewOnTerminal(t, oracleCmd(dir, "review"), func(i int) string { return answers[min(i, len(answers)-1)] })
+}

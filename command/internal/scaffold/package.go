@@ -35,14 +35,7 @@ func Package(name, description string) ([]File, error) {
 		}
 		files = append(files, File{Path: f.path, Data: src})
 	}
-	task := env.Task{
-		ID:          "TASK-001",
-		Title:       "Mark the offsite booked",
-		Instruction: "The team offsite is booked. Mark its item as done, and say which item you marked.",
-		Difficulty:  "easy",
-		VerifierID:  "VER-001",
-		Entities:    []string{"ITEM-002"},
-	}
+	task := firstTask()
 	taskJSON, err := TaskFile(task)
 	if err != nil {
 		return nil, err
@@ -90,4 +83,17 @@ func TaskFile(t env.Task) (File, error) {
 		return File{}, fmt.Errorf("new task: task id %q starts with %q, and the package's go:embed leaves out files whose name does; start it with a letter or digit", t.ID, t.ID[:1])
 	}
 	return File{Path: path, Data: data}, nil
+}
+
+// firstTask is the task a scaffolded environment starts with, in every
+// language: its world has the items it names.
+func firstTask() env.Task {
+	return env.Task{
+		ID:          "TASK-001",
+		Title:       "Mark the offsite booked",
+		Instruction: "The team offsite is booked. Mark its item as done, and say which item you marked.",
+		Difficulty:  "easy",
+		VerifierID:  "VER-001",
+		Entities:    []string{"ITEM-002"},
+	}
 }

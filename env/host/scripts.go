@@ -1,0 +1,116 @@
+package host
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+)
+
+// scripts are the hosts that ship with oracle: node/ (host.mjs, its hooks
+// and the @burn0/silo it supplies) and python/ (host.py and oracle_env.py).
+//
+//go:embed node/host.mjs node/hooks.mjs node/silo/index.mjs node/silo/index.d.ts node/silo/package.json python/host.py python/oracle_env.py
+var scripts embed.FS
+
+var installed struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// scriptDir returns the folder the embedded hosts are written to, once per
+// process: a folder of the user's cache named by their content
+// (<cache>/oracle/hosts/<hash>), private to the user, written once and
+// checked on every start, or a fresh temporary folder where there is no
+// cache.
+func scriptDir() (string, error) {
+	installed.once.Do(func() {
+		installed.dir, installed.err = install()
+	})
+	return installed.dir, installed.err
+}
+
+func install() (string, error) {
+	files, sum, err := scriptFiles()
+	if err != nil {
+		return "", err
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(cache, "oracle", "hosts", sum[:16])
+		if err := writeScripts(dir, files); err == nil {
+			return dir, nil
+		}
+	}
+	dir, err := os.MkdirTemp("", "oracle-hosts-")
+	if err != nil {
+		return "", fmt.Errorf("write the environment hosts: %w; set TMPDIR to a writable folder", err)
+	}
+	if err := writeScripts(dir, files); err != nil {
+		return "", fmt.Errorf("write the environment hosts: %w", err)
+	}
+	return dir, nil
+}
+
+// scriptFiles returns the embedded files by path and the hash of them all.
+func scriptFiles() (map[string][]byte, string, error) {
+	files := map[string][]byte{}
+	var names []string
+	err := fs.WalkDir(scripts, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := scripts.ReadFile(p)
+		files[p] = data
+		names = append(names, p)
+		return err
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
+		h.Write(files[n])
+	}
+	return files, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeScripts makes dir hold exactly files' bytes: a file that is missing
+// or differs is written again (to a temporary name, then renamed).
+func writeScripts(dir string, files map[string][]byte) error {
+	for p, data := range files {
+		path := filepath.Join(dir, filepath.FromSlash(p))
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+			if info, err := os.Lstat(path); err == nil && info.Mode().IsRegular() {
+				continue
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+		if err != nil {
+			return err
+		}
+		_, werr := tmp.Write(data)
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+	}
+	return nil
+}
