@@ -373,23 +373,37 @@ func TestRecordRefusesInfrastructureErrors(t *testing.T) {
 	}
 }
 
+// peak counts the rollouts of its agent that run at once, and the most
+// that ever did.
+type peak struct{ now, most atomic.Int64 }
+
+func (p *peak) reset() { p.now.Store(0); p.most.Store(0) }
+
+// agent is an agent that takes d, then runs then (or answers "done").
+func (p *peak) agent(d time.Duration, then env.Agent) env.Agent {
+	return env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		n := p.now.Add(1)
+		for {
+			m := p.most.Load()
+			if n <= m || p.most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		defer p.now.Add(-1)
+		time.Sleep(d)
+		if then == nil {
+			return "done", nil
+		}
+		return then.Run(ctx, in)
+	})
+}
+
 // ModelJobs bounds the model agents' rollouts that run at once, whatever
 // Jobs is; other agents are not held back.
 func TestModelJobsBoundsModelRollouts(t *testing.T) {
 	_, e := newCoin(t, 6)
-	var now, most atomic.Int64
-	slow := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-		n := now.Add(1)
-		for {
-			m := most.Load()
-			if n <= m || most.CompareAndSwap(m, n) {
-				break
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-		now.Add(-1)
-		return "done", nil
-	})
+	var at peak
+	slow := at.agent(5*time.Millisecond, nil)
 	var cs []Case
 	tasks, _ := e.Tasks()
 	for _, task := range tasks {
@@ -410,14 +424,13 @@ func TestModelJobsBoundsModelRollouts(t *testing.T) {
 		cases     []Case
 		modelJobs int
 	}{{"openai:", cs, 2}, {"openai:", cs, 0}, {"declared", named, 2}} {
-		now.Store(0)
-		most.Store(0)
+		at.reset()
 		opts := Options{Jobs: 6, ModelJobs: tt.modelJobs, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil },
 			Distribution: DistributionOptions{Runs: 3}}
 		if _, err := Record(context.Background(), &baseline.Store{Root: t.TempDir()}, streamOf(tt.cases), Selection{}, RecordOptions{Options: opts}); err != nil {
 			t.Fatal(err)
 		}
-		if got := most.Load(); tt.modelJobs > 0 && got != int64(tt.modelJobs) || tt.modelJobs == 0 && got <= 2 || got > 6 {
+		if got := at.most.Load(); tt.modelJobs > 0 && got != int64(tt.modelJobs) || tt.modelJobs == 0 && got <= 2 || got > 6 {
 			t.Errorf("%s, ModelJobs %d: %d rollouts at once", tt.what, tt.modelJobs, got)
 		}
 	}
@@ -429,31 +442,19 @@ func TestModelJobsBoundsModelRollouts(t *testing.T) {
 func TestDistributionRunsShareJobs(t *testing.T) {
 	c, e := newCoin(t, 2)
 	model, _ := e.Agent("model")
-	var now, most atomic.Int64
-	slow := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-		n := now.Add(1)
-		for {
-			m := most.Load()
-			if n <= m || most.CompareAndSwap(m, n) {
-				break
-			}
-		}
-		defer now.Add(-1)
-		time.Sleep(2 * time.Millisecond)
-		return model.Run(ctx, in)
-	})
+	var at peak
+	slow := at.agent(2*time.Millisecond, model)
 	frozen := map[int][]byte{}
 	for _, jobs := range []int{1, 4} {
 		c.reset(3)
-		now.Store(0)
-		most.Store(0)
+		at.reset()
 		store := &baseline.Store{Root: t.TempDir()}
 		opts := Options{Jobs: jobs, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil },
 			Distribution: DistributionOptions{Runs: 12}}
 		if _, err := Record(context.Background(), store, selected(t, Selection{Tasks: []string{"TASK-001"}}, e).Cases, Selection{}, RecordOptions{Options: opts}); err != nil {
 			t.Fatal(err)
 		}
-		if got := most.Load(); got != int64(jobs) {
+		if got := at.most.Load(); got != int64(jobs) {
 			t.Errorf("jobs %d: %d rollouts at once", jobs, got)
 		}
 		data, err := store.ReadStats(baseline.Key{Env: "coin", Agent: "model", Task: "TASK-001"})
@@ -466,14 +467,13 @@ func TestDistributionRunsShareJobs(t *testing.T) {
 		t.Errorf("4 jobs froze other counts than 1 (-1 +4):\n%s", diff)
 	}
 	// a check of both tasks (two cases) with 3 jobs: never more than 3
-	now.Store(0)
-	most.Store(0)
+	at.reset()
 	store := &baseline.Store{Root: t.TempDir()}
 	opts := Options{Jobs: 3, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil }, Distribution: DistributionOptions{Runs: 12}}
 	if _, err := Record(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{}, RecordOptions{Options: opts}); err != nil {
 		t.Fatal(err)
 	}
-	if got := most.Load(); got != 3 {
+	if got := at.most.Load(); got != 3 {
 		t.Errorf("2 cases × 12 runs, 3 jobs: %d rollouts at once", got)
 	}
 }

@@ -137,7 +137,7 @@ type fakeModel struct {
 	fail         int    // requests still to refuse
 	n            uint64 // conversations that reached the tool's answer
 	quillon      uint64 // conversations about Quillon
-	now, peak    int // requests in flight, and the most at once
+	now, peak    int    // requests in flight, and the most at once
 	temperatures map[float64]bool
 	models       map[string]bool
 }

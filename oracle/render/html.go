@@ -55,8 +55,9 @@ func newHTMLWriter(o Options) Writer {
 
 // Case writes the row and the details of c.
 func (h *htmlWriter) Case(c *oracle.CaseReport) error {
-	g, dup := h.same.add(c) // a case not listed still counts in its group
 	h.distRegressed += distributionRegression(c) // distribution.go
+
+	g, dup := h.same.add(c) // a case not listed still counts in its group
 	if c.Status != oracle.StatusUnchanged {
 		if h.o.MaxCases > 0 && h.shown >= h.o.MaxCases {
 			h.skipped.add(c)
