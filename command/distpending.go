@@ -133,11 +133,15 @@ func distributionHint(program, project string, globs []string) string {
 		names, map[bool]string{true: "is one of the", false: "are"}[len(keys) == 1], fix)
 }
 
+// nothingPendingMatches begins the usage error of a CASE-GLOB that
+// matches nothing pending.
+const nothingPendingMatches = "nothing pending matches"
+
 // withDistributionHint adds distributionHint to the usage error of a
 // CASE-GLOB that matched nothing pending.
 func withDistributionHint(c *cli.Context, err error) error {
 	e, ok := errors.AsType[*env.Error](err)
-	if !ok || e.Code != codeUsage || !strings.HasPrefix(e.Message, "nothing pending matches") {
+	if !ok || e.Code != codeUsage || !strings.HasPrefix(e.Message, nothingPendingMatches) {
 		return err
 	}
 	dir, derr := pendingProject(c)

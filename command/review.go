@@ -123,7 +123,7 @@ func pendingKeys(p *baseline.Pending, globs []string) ([]baseline.Key, error) {
 			}
 		}
 		if !matched {
-			return nil, usageError("nothing pending matches %q (pending: %s)", g, keyList(keys))
+			return nil, usageError(nothingPendingMatches+" %q (pending: %s)", g, keyList(keys))
 		}
 	}
 	return out, nil
