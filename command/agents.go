@@ -39,7 +39,7 @@ func modelFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
 		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
 		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
-		&cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retries of a model API request that failed (429, 5xx, no connection), waiting 1s, 2s, 4s… (or what Retry-After asks) between them; `N` 0 retries none"},
+		&cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"},
 	}
 }
 
