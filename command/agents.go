@@ -3,6 +3,7 @@ package command
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -30,23 +31,60 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
-// modelFlags configure openai:MODEL and anthropic:MODEL agents.
+// modelFlags configure openai:MODEL and anthropic:MODEL agents, for run,
+// record and check alike; like every run option they are no part of a
+// case's identity.
 func modelFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
 		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
 		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
+		&cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"},
 	}
 }
 
-// modelConfig applies the model flags to cfg.
-func modelConfig(c *cli.Context, cfg openai.Config) openai.Config {
-	cfg.Temperature = c.Float64("model-temperature")
+// modelOptions are the model flags as read.
+type modelOptions struct {
+	temperature float64
+	seed        *int64
+	maxTurns    int
+	retries     int // as modelapi.Client.MaxRetries takes it: negative for none
+}
+
+// readModelOptions reads the model flags; a value out of range is a
+// usage error. A command without them (verifier test) runs no model and
+// gets the defaults.
+func readModelOptions(c *cli.Context) (modelOptions, error) {
+	if c.Value("model-max-turns") == nil {
+		return modelOptions{maxTurns: openai.DefaultMaxTurns}, nil
+	}
+	m := modelOptions{temperature: c.Float64("model-temperature"), maxTurns: c.Int("model-max-turns"), retries: c.Int("model-retries")}
+	switch {
+	case math.IsNaN(m.temperature) || m.temperature < 0:
+		return m, usageError("--model-temperature %v: want a temperature of 0 or more, such as 0.7", m.temperature)
+	case m.maxTurns < 1:
+		return m, usageError("--model-max-turns %d: want a whole number of at least 1", m.maxTurns)
+	case m.retries < 0:
+		return m, usageError("--model-retries %d: want a whole number, 0 for none", m.retries)
+	case m.retries == 0:
+		m.retries = -1
+	}
 	if c.IsSet("model-seed") {
 		seed := c.Int64("model-seed")
-		cfg.Seed = &seed
+		m.seed = &seed
 	}
-	cfg.MaxTurns = c.Int("model-max-turns")
+	return m, nil
+}
+
+// openai applies the options to cfg.
+func (m modelOptions) openai(cfg openai.Config) openai.Config {
+	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.seed, m.maxTurns, m.retries
+	return cfg
+}
+
+// anthropic applies the options to cfg; Anthropic's API takes no seed.
+func (m modelOptions) anthropic(cfg anthropic.Config) anthropic.Config {
+	cfg.Temperature, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.maxTurns, m.retries
 	return cfg
 }
 
@@ -80,16 +118,18 @@ func resolver(c *cli.Context) (agentResolver, error) {
 	if err != nil {
 		return agentResolver{}, err
 	}
+	models, err := readModelOptions(c)
+	if err != nil {
+		return agentResolver{}, err
+	}
 	var once sync.Once
 	return agentResolver{runner.Resolver{
 		Schemes: map[string]func(string) (env.Agent, error){
 			"openai": func(model string) (env.Agent, error) {
-				return openai.New(modelConfig(c, openai.FromEnv(model)))
+				return openai.New(models.openai(openai.FromEnv(model)))
 			},
 			"anthropic": func(model string) (env.Agent, error) {
-				cfg := anthropic.FromEnv(model)
-				cfg.Temperature, cfg.MaxTurns = c.Float64("model-temperature"), c.Int("model-max-turns")
-				return anthropic.New(cfg)
+				return anthropic.New(models.anthropic(anthropic.FromEnv(model)))
 			},
 		},
 		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{

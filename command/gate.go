@@ -174,12 +174,12 @@ func recordRuns(c *cli.Context, opts *oracle.Options) error {
 func warnModelBytes(w io.Writer, selected *oracle.Selected) {
 	var last baseline.Key
 	for c := range selected.Cases.All {
-		if !oracle.IsModelAgent(c.AgentRef) || (c.Key.Env == last.Env && c.Key.Agent == last.Agent) {
+		if !oracle.IsModelAgent(c.Reference()) || (c.Key.Env == last.Env && c.Key.Agent == last.Agent) {
 			continue
 		}
 		last = c.Key
 		fmt.Fprintf(w, "warning: %s/%s is a model agent (%s): a model's bytes rarely repeat; record it as a distribution with --runs N (e.g. --runs 10)\n",
-			c.Key.Env, c.Key.Agent, printable(c.AgentRef))
+			c.Key.Env, c.Key.Agent, printable(c.Reference()))
 	}
 }
 

@@ -31,6 +31,11 @@ func TestGateFlagMistakes(t *testing.T) {
 		{[]string{"check", "--rerun-from", "r.json", "--task", "TASK-001"}, "--rerun-from checks the selection of its report, so --task selects nothing"},
 		{[]string{"check", "--merge", "a.json", "--rerun-from", "r.json"}, "--merge runs no case, so --rerun-from selects nothing"},
 		{[]string{"check", "--rerun-from", "none.json"}, "rerun: "},
+		// the model flags, shared by run, record and check
+		{[]string{"check", "--model-max-turns", "0"}, "--model-max-turns 0: want a whole number of at least 1"},
+		{[]string{"record", "--model-retries", "-1"}, "--model-retries -1: want a whole number, 0 for none"},
+		{[]string{"record", "--model-temperature", "-0.5"}, "--model-temperature -0.5: want a temperature of 0 or more"},
+		{[]string{"run", "--task", "TASK-004", "--model-max-turns", "0"}, "--model-max-turns 0: want a whole number of at least 1"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Run(context.Background(), append([]string{"oracle", "-C", t.TempDir()}, tt.args...), fixtures.All, &out, &errOut)

@@ -24,9 +24,10 @@ import (
 // and drops what was pending for the cases that now match or could not
 // run, case by case as the check hands them on.
 type pendingWriter struct {
-	c *cli.Context
-	p *baseline.Pending
-	n int
+	c    *cli.Context
+	p    *baseline.Pending
+	n    int
+	dist distGroups // never pending (distpending.go)
 }
 
 func newPendingWriter(c *cli.Context) (*pendingWriter, error) {
@@ -42,6 +43,8 @@ func newPendingWriter(c *cli.Context) (*pendingWriter, error) {
 func (w *pendingWriter) add(cr *oracle.CaseReport, kept *oracle.Kept) error {
 	k := cr.Key()
 	switch {
+	case w.dist.add(cr):
+		return w.p.Remove(k)
 	case (cr.Status == oracle.StatusChanged || cr.Status == oracle.StatusMissing) && kept != nil:
 		w.n++
 		return w.p.Write(k, kept.Entry)
@@ -57,6 +60,7 @@ func (w *pendingWriter) done() {
 	if w.n > 0 {
 		fmt.Fprintf(w.c.App.ErrWriter, "pending: %s in %s; %s review, accept or reject them\n", plural(w.n, "case"), baseline.PendingDir, w.c.App.Name)
 	}
+	w.dist.print(w.c.App.ErrWriter, w.c.App.Name, "not pending: ", w.c.StringSlice("task"))
 }
 
 // pendingSource is where accept takes its artifacts: the project's
@@ -91,7 +95,7 @@ func projectPending(c *cli.Context) (string, *baseline.Pending, []baseline.Key, 
 	}
 	p := baseline.OpenPending(dir)
 	keys, err := pendingKeys(p, c.Args().Slice())
-	return dir, p, keys, err
+	return dir, p, keys, withDistributionHint(c, err)
 }
 
 // pendingKeys lists what p holds that the globs match (all when none is
@@ -119,7 +123,7 @@ func pendingKeys(p *baseline.Pending, globs []string) ([]baseline.Key, error) {
 			}
 		}
 		if !matched {
-			return nil, usageError("nothing pending matches %q (pending: %s)", g, keyList(keys))
+			return nil, usageError(nothingPendingMatches+" %q (pending: %s)", g, keyList(keys))
 		}
 	}
 	return out, nil
@@ -212,7 +216,7 @@ func acceptCommand(envs Environments) *cli.Command {
 			}
 			keys, err := pendingKeys(p, c.Args().Slice())
 			if err != nil {
-				return err
+				return withDistributionHint(c, err)
 			}
 			if len(keys) > 0 {
 				if err := checkCaseSet(c, envs, p, keys); err != nil {
@@ -224,6 +228,11 @@ func acceptCommand(envs Environments) *cli.Command {
 				return err
 			}
 			acc, err := openStore(c, dir).Accept(p, keys)
+			var dists distGroups // of the report, never in its fresh artifacts
+			if !own {
+				dists = reportDistributions(c.String("from"))
+				dists.print(c.App.ErrWriter, c.App.Name, "not accepted: ", nil)
+			}
 			if own {
 				for _, a := range acc {
 					if rmErr := p.Remove(a.Key); rmErr != nil && err == nil {
@@ -242,7 +251,9 @@ func acceptCommand(envs Environments) *cli.Command {
 				printAccepted(c.App.Writer, newStyle(c, c.App.Writer), acc)
 				switch {
 				case len(keys) == 0 && own:
-					fmt.Fprintf(c.App.Writer, "nothing pending in %s; %s check --pending keeps what changed\n", p.Root(), c.App.Name)
+					printNothingPending(c, p)
+				case len(keys) == 0 && len(dists) > 0:
+					fmt.Fprintf(c.App.Writer, "nothing accepted from %s\n", c.String("from"))
 				case len(keys) == 0:
 					fmt.Fprintf(c.App.Writer, "nothing to accept in %s (every case of that check matched)\n", c.String("from"))
 				default:
@@ -305,7 +316,7 @@ func reviewCommand(envs Environments) *cli.Command {
 				return err
 			}
 			if len(keys) == 0 {
-				fmt.Fprintf(c.App.Writer, "nothing pending in %s; %s check --pending keeps what changed\n", p.Root(), c.App.Name)
+				printNothingPending(c, p)
 				return nil
 			}
 			if err := checkCaseSet(c, envs, p, keys); err != nil {

@@ -29,7 +29,7 @@ func selectionFlags(agentUsage string) []cli.Flag {
 		agentEnvFlag(),
 		&cli.StringSliceFlag{Name: "artifacts", Usage: "freeze and compare only these `artifacts` (comma-separated or repeated): " +
 			strings.Join(env.BaselineArtifacts, ", ") + "; overrides the \"baselines\" of each environment's silo.environment.json (default: all)"},
-	}, sandboxFlags()...)
+	}, append(sandboxFlags(), modelFlags()...)...)
 }
 
 // selection reads the selection flags.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -48,4 +49,41 @@ func BenchmarkCheckBuiltin(b *testing.B) {
 // BenchmarkCheck1000 is `oracle check` over 1,000 generated cases.
 func BenchmarkCheck1000(b *testing.B) {
 	benchCheck(b, []env.Environment{oracle.GeneratedEnvironment(b, 1000)})
+}
+
+// BenchmarkCheckModelRuns is a check of one task × 10 runs of a model
+// agent (a rollout that waits 20ms for its model, then solves the task)
+// with 4 jobs: the runs of the one case share the jobs.
+func BenchmarkCheckModelRuns(b *testing.B) {
+	envs, err := fixtures.All()
+	if err != nil {
+		b.Fatal(err)
+	}
+	store := &baseline.Store{Root: b.TempDir()}
+	sel := oracle.Selection{Envs: []string{"crm"}, Tasks: []string{"TASK-004"}}
+	selected, err := oracle.Select(b.TempDir(), envs, sel, store.List)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := oracle.Options{Jobs: 4, Distribution: oracle.DistributionOptions{Runs: 10},
+		Resolve: func(e env.Environment, ref string) (env.Agent, error) {
+			solver, _ := e.Agent(ref)
+			return env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+				time.Sleep(20 * time.Millisecond)
+				return solver.Run(ctx, in)
+			}), nil
+		}}
+	if _, err := oracle.Record(context.Background(), store, selected.Cases, sel, oracle.RecordOptions{Options: opts}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := oracle.CheckEach(context.Background(), store, selected.Cases, sel, opts, func(*oracle.CaseReport, *oracle.Kept) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s := rep.Summary; s.Unchanged != s.Total {
+			b.Fatalf("check: %+v", rep.Summary)
+		}
+	}
 }

@@ -20,7 +20,9 @@ type Case struct {
 	Env  env.Environment
 	Task env.Task
 	// AgentRef is what runner.Resolve takes: a built-in name, exec:COMMAND or
-	// replay:PATH. For built-in agents it equals Key.Agent.
+	// replay:PATH. For built-in agents and the agents an environment
+	// declares by reference (a manifest's "agents") it equals Key.Agent;
+	// Reference is what a declared name stands for.
 	AgentRef string
 	// Files are the artifact files the case freezes and compares, a subset
 	// of baseline.Files in its order; nil means all of them.
@@ -33,6 +35,16 @@ type Case struct {
 	// plan, when set, treats the case as a distribution or takes it from
 	// an earlier report (distribution.go).
 	plan *casePlan
+}
+
+// Reference is the agent reference the case runs: the one its
+// environment declares for its agent's name (env.AgentRef, such as
+// openai:gpt-4o for "model-a"), or else AgentRef.
+func (c Case) Reference() string {
+	if ref, ok := env.AgentRef(c.Env, c.AgentRef); ok {
+		return ref
+	}
+	return c.AgentRef
 }
 
 // files returns c.Files, or baseline.Files when it is nil.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -39,12 +41,56 @@ func newSlots(n int) slots {
 	return make(slots, n)
 }
 
+// take waits for a slot; give frees it.
+func (s slots) take() {
+	if s != nil {
+		s <- struct{}{}
+	}
+}
+
+func (s slots) give() {
+	if s != nil {
+		<-s
+	}
+}
+
+// share runs work on the caller's goroutine, which holds a slot of s, and
+// on up to extra more goroutines as slots come free: each takes a slot,
+// runs work and frees it. work takes its share of a task list until none
+// is left; a goroutine still waiting for a slot once the caller's work has
+// returned gives up. share returns when every work has.
+func (s slots) share(extra int, work func()) {
+	extra = min(extra, cap(s)-1)
+	if extra < 1 {
+		work()
+		return
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range extra {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case s <- struct{}{}:
+			case <-done:
+				return
+			}
+			defer s.give()
+			work()
+		}()
+	}
+	work()
+	close(done)
+	wg.Wait()
+}
+
 // rollout runs one rollout of c's agent: it waits for a slot when c's agent
 // is a model agent and ModelJobs bounds them, and passes the notices of
 // the rollout (a model API's retries) to Notice, naming the case and the
 // run.
 func (o Options) rollout(ctx context.Context, c Case, agent env.Agent, cfg runner.Config, run int) (*runner.Outcome, error) {
-	if o.models != nil && IsModelAgent(c.AgentRef) {
+	if o.models != nil && IsModelAgent(c.Reference()) {
 		select {
 		case o.models <- struct{}{}:
 		case <-ctx.Done():
@@ -67,9 +113,12 @@ func withNotice(ctx context.Context, notice func(baseline.Key, int, string), key
 
 // runDistribution runs the case of plan p p.runs times, each from a fresh
 // world with a fresh agent, and counts the outcomes: a run that failed for
-// the infrastructure is an error, never graded. The runs an earlier check
-// made (p.prev) are added. An error of the runner (a world that cannot be
-// made, a cancelled check) stops the case.
+// the infrastructure is an error, never graded. The runs share the free
+// slots of Jobs (slots.share), so a check of few tasks × many runs is not
+// one rollout at a time; what they count does not depend on the order they
+// end in. The runs an earlier check made (p.prev) are added. An error of
+// the runner (a world that cannot be made, a cancelled check) stops the
+// case: the error of the earliest run that had one is returned.
 func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*freshRuns, error) {
 	resolve := opts.Resolve
 	if resolve == nil {
@@ -77,20 +126,45 @@ func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*f
 	}
 	cfg := opts.Config
 	cfg.Agent, cfg.ResultOnly = c.AgentRef, true
-	outcomes := make([]stats.Outcome, 0, p.runs)
+	var (
+		outcomes = make([]stats.Outcome, p.runs)
+		infra    = make([]string, p.runs) // each run's infrastructure error
+		errs     = make([]error, p.runs)
+		next     atomic.Int64
+		failed   atomic.Bool
+	)
+	opts.jobs.share(p.runs-1, func() {
+		for !failed.Load() {
+			i := int(next.Add(1))
+			if i > p.runs {
+				return
+			}
+			agent, err := resolve(c.Env, c.AgentRef)
+			var o *runner.Outcome
+			if err == nil {
+				o, err = opts.rollout(ctx, c, agent, cfg, i)
+			}
+			if err != nil {
+				errs[i-1] = err
+				failed.Store(true)
+				return
+			}
+			outcomes[i-1] = outcomeOf(o.Result)
+			if o.Result.Infrastructure && o.Result.Error != nil {
+				infra[i-1] = printable(*o.Result.Error)
+			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	fresh := &freshRuns{}
-	for i := 1; i <= p.runs; i++ {
-		agent, err := resolve(c.Env, c.AgentRef)
-		if err != nil {
-			return nil, err
-		}
-		o, err := opts.rollout(ctx, c, agent, cfg, i)
-		if err != nil {
-			return nil, err
-		}
-		outcomes = append(outcomes, outcomeOf(o.Result))
-		if o.Result.Infrastructure && fresh.InfraError == "" && o.Result.Error != nil {
-			fresh.InfraError = printable(*o.Result.Error)
+	for _, msg := range infra {
+		if msg != "" {
+			fresh.InfraError = msg
+			break
 		}
 	}
 	d, err := stats.Build(outcomes)

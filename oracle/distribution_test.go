@@ -373,39 +373,108 @@ func TestRecordRefusesInfrastructureErrors(t *testing.T) {
 	}
 }
 
+// peak counts the rollouts of its agent that run at once, and the most
+// that ever did.
+type peak struct{ now, most atomic.Int64 }
+
+func (p *peak) reset() { p.now.Store(0); p.most.Store(0) }
+
+// agent is an agent that takes d, then runs then (or answers "done").
+func (p *peak) agent(d time.Duration, then env.Agent) env.Agent {
+	return env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
+		n := p.now.Add(1)
+		for {
+			m := p.most.Load()
+			if n <= m || p.most.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		defer p.now.Add(-1)
+		time.Sleep(d)
+		if then == nil {
+			return "done", nil
+		}
+		return then.Run(ctx, in)
+	})
+}
+
 // ModelJobs bounds the model agents' rollouts that run at once, whatever
 // Jobs is; other agents are not held back.
 func TestModelJobsBoundsModelRollouts(t *testing.T) {
 	_, e := newCoin(t, 6)
-	var now, most atomic.Int64
-	slow := env.AgentFunc(func(ctx context.Context, in env.AgentInput) (any, error) {
-		n := now.Add(1)
-		for {
-			m := most.Load()
-			if n <= m || most.CompareAndSwap(m, n) {
-				break
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-		now.Add(-1)
-		return "done", nil
-	})
+	var at peak
+	slow := at.agent(5*time.Millisecond, nil)
 	var cs []Case
 	tasks, _ := e.Tasks()
 	for _, task := range tasks {
 		cs = append(cs, Case{Key: baseline.Key{Env: "coin", Agent: "gpt", Task: task.ID}, Env: e, Task: task, AgentRef: "openai:gpt-test"})
 	}
-	for _, tt := range []struct{ modelJobs, want int }{{2, 2}, {0, 6}} {
-		now.Store(0)
-		most.Store(0)
+	// the same agent declared by name in a manifest's "agents"
+	declared, err := env.WithAgents(e, map[string]string{"gpt": "openai:gpt-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []Case
+	for _, c := range cs {
+		c.Env, c.AgentRef = declared, "gpt"
+		named = append(named, c)
+	}
+	for _, tt := range []struct {
+		what      string
+		cases     []Case
+		modelJobs int
+	}{{"openai:", cs, 2}, {"openai:", cs, 0}, {"declared", named, 2}} {
+		at.reset()
 		opts := Options{Jobs: 6, ModelJobs: tt.modelJobs, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil },
 			Distribution: DistributionOptions{Runs: 3}}
-		if _, err := Record(context.Background(), &baseline.Store{Root: t.TempDir()}, streamOf(cs), Selection{}, RecordOptions{Options: opts}); err != nil {
+		if _, err := Record(context.Background(), &baseline.Store{Root: t.TempDir()}, streamOf(tt.cases), Selection{}, RecordOptions{Options: opts}); err != nil {
 			t.Fatal(err)
 		}
-		if got := most.Load(); tt.modelJobs > 0 && got > int64(tt.want) || tt.modelJobs == 0 && got <= 2 {
-			t.Errorf("ModelJobs %d: %d rollouts at once", tt.modelJobs, got)
+		if got := at.most.Load(); tt.modelJobs > 0 && got != int64(tt.modelJobs) || tt.modelJobs == 0 && got <= 2 || got > 6 {
+			t.Errorf("%s, ModelJobs %d: %d rollouts at once", tt.what, tt.modelJobs, got)
 		}
+	}
+}
+
+// The runs of one distribution case share the free jobs: a record of one
+// task × 12 runs with 4 jobs has 4 rollouts at once, never more, and
+// freezes the same counts as one job, which runs them in order.
+func TestDistributionRunsShareJobs(t *testing.T) {
+	c, e := newCoin(t, 2)
+	model, _ := e.Agent("model")
+	var at peak
+	slow := at.agent(2*time.Millisecond, model)
+	frozen := map[int][]byte{}
+	for _, jobs := range []int{1, 4} {
+		c.reset(3)
+		at.reset()
+		store := &baseline.Store{Root: t.TempDir()}
+		opts := Options{Jobs: jobs, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil },
+			Distribution: DistributionOptions{Runs: 12}}
+		if _, err := Record(context.Background(), store, selected(t, Selection{Tasks: []string{"TASK-001"}}, e).Cases, Selection{}, RecordOptions{Options: opts}); err != nil {
+			t.Fatal(err)
+		}
+		if got := at.most.Load(); got != int64(jobs) {
+			t.Errorf("jobs %d: %d rollouts at once", jobs, got)
+		}
+		data, err := store.ReadStats(baseline.Key{Env: "coin", Agent: "model", Task: "TASK-001"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frozen[jobs] = data
+	}
+	if diff := cmp.Diff(string(frozen[1]), string(frozen[4])); diff != "" {
+		t.Errorf("4 jobs froze other counts than 1 (-1 +4):\n%s", diff)
+	}
+	// a check of both tasks (two cases) with 3 jobs: never more than 3
+	at.reset()
+	store := &baseline.Store{Root: t.TempDir()}
+	opts := Options{Jobs: 3, Resolve: func(env.Environment, string) (env.Agent, error) { return slow, nil }, Distribution: DistributionOptions{Runs: 12}}
+	if _, err := Record(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{}, RecordOptions{Options: opts}); err != nil {
+		t.Fatal(err)
+	}
+	if got := at.most.Load(); got != 3 {
+		t.Errorf("2 cases × 12 runs, 3 jobs: %d rollouts at once", got)
 	}
 }
 

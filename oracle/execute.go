@@ -45,6 +45,10 @@ type Options struct {
 	Notice func(key baseline.Key, run int, text string)
 
 	models slots // the slots of ModelJobs, made by eachCase
+	// jobs are the slots of Jobs, made by eachCase: a case's worker holds
+	// one while it runs the case, and a distribution case's runs take
+	// the free ones (slots.share), so Jobs bounds the rollouts at once.
+	jobs slots
 }
 
 // Progress follows a run of cases: Done is called as each case finishes
@@ -213,6 +217,7 @@ const inFlight = 16
 func eachCase[T any](ctx context.Context, cases CaseStream, opts Options, keepTrace bool, work func(c Case, r caseRun) T, emit func(c Case, t T) error) error {
 	jobs := max(opts.Jobs, 1)
 	opts.models = newSlots(opts.ModelJobs)
+	opts.jobs = newSlots(jobs)
 	type job struct {
 		c   Case
 		out chan T
@@ -230,9 +235,12 @@ func eachCase[T any](ctx context.Context, cases CaseStream, opts Options, keepTr
 		go func() {
 			defer wg.Done()
 			for j := range next {
+				opts.jobs.take()
 				start := time.Now()
 				f, err := runCase(ctx, j.c, opts, keepTrace)
-				j.out <- work(j.c, caseRun{f, err, time.Since(start)})
+				elapsed := time.Since(start)
+				opts.jobs.give()
+				j.out <- work(j.c, caseRun{f, err, elapsed})
 				if opts.Progress != nil {
 					mu.Lock()
 					finished++

@@ -28,6 +28,10 @@ import (
 const (
 	DefaultBaseURL  = "https://api.openai.com/v1"
 	DefaultMaxTurns = 50
+	// DefaultMaxRetries bounds the retries of one request (429, 5xx, a
+	// failed connection) when Config.API sets none; Anthropic's agent has
+	// the same.
+	DefaultMaxRetries = modelapi.DefaultMaxRetries
 )
 
 // Config is a model and how to reach it.

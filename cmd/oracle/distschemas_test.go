@@ -8,8 +8,26 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/command"
+	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
+
+// schemaCmd is the script command schema NAME FILE: FILE holds JSON that
+// matches docs/schemas/NAME.schema.json.
+func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: schema NAME FILE")
+	}
+	s, err := jsonschema.NewCompiler().Compile(filepath.Join("..", "..", "docs", "schemas", args[0]+".schema.json"))
+	ts.Check(err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(ts.ReadFile(args[1]))))
+	if err != nil {
+		ts.Fatalf("%s is not JSON: %v", args[1], err)
+	}
+	if err := s.Validate(inst); err != nil {
+		ts.Fatalf("%s does not match %s.schema.json: %v", args[1], args[0], err)
+	}
+}
 
 // TestDistributionJSONSchemas: the JSON outputs of record --runs, check of
 // distribution cases (a regression, its shards and their merge) and run of

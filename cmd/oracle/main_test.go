@@ -75,6 +75,7 @@ func TestScripts(t *testing.T) {
 			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
 			"replace": replaceCmd,
+			"schema":  schemaCmd, // distschemas_test.go
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")

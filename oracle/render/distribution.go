@@ -48,6 +48,28 @@ func distributionNote(cr *oracle.CaseReport) string {
 	return strings.Join(parts, " · ")
 }
 
+// distributionRegression is 1 for a distribution case labelled a
+// regression, 0 for any other, for the count regressionWhat takes.
+func distributionRegression(cr *oracle.CaseReport) int {
+	if cr.Kind == oracle.KindDistribution && cr.Label == oracle.LabelRegression {
+		return 1
+	}
+	return 0
+}
+
+// regressionWhat says what the regressions of a report are, of which dist
+// are distribution cases: cases that passed and no longer pass, cases the
+// statistical gate found worse, or both.
+func regressionWhat(all, dist int) string {
+	switch {
+	case dist == 0:
+		return "a case that passed no longer passes"
+	case dist >= all:
+		return "the statistical gate found a distribution case worse (distribution cases, below)"
+	}
+	return "a case that passed no longer passes, or the statistical gate found a distribution case worse (distribution cases, below)"
+}
+
 // verdictWords is a gate's verdict in words.
 func verdictWords(v stats.Verdict) string {
 	if v == stats.NoChange {

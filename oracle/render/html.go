@@ -46,6 +46,7 @@ type htmlWriter struct {
 	ids           map[*changeGroup]string
 	skipped       unlisted
 	buf           bytes.Buffer
+	distRegressed int // distribution cases labelled regression
 }
 
 func newHTMLWriter(o Options) Writer {
@@ -54,6 +55,8 @@ func newHTMLWriter(o Options) Writer {
 
 // Case writes the row and the details of c.
 func (h *htmlWriter) Case(c *oracle.CaseReport) error {
+	h.distRegressed += distributionRegression(c) // distribution.go
+
 	g, dup := h.same.add(c) // a case not listed still counts in its group
 	if c.Status != oracle.StatusUnchanged {
 		if h.o.MaxCases > 0 && h.shown >= h.o.MaxCases {
@@ -150,6 +153,7 @@ func htmlViewOf(r *oracle.Report, o Options) htmlView {
 		{"nondeterministic", s.Nondeterministic}, {"error", s.Error},
 	}
 	v.Total, v.Regressions, v.Improvements, v.Violations = s.Total, s.Regressions, s.Improvements, s.Violations
+	v.RegressionWhat = regressionWhat(s.Regressions, 0)
 	return v
 }
 
@@ -185,6 +189,7 @@ func (h *htmlWriter) Finish(w io.Writer, r *oracle.Report) error {
 		return err
 	}
 	v := htmlViewOf(r, h.o)
+	v.RegressionWhat = regressionWhat(v.Regressions, h.distRegressed) // distribution.go
 	v.Unlisted = safe(h.skipped.line(h.o))
 	for _, g := range h.same.shared() {
 		v.Groups = append(v.Groups, htmlGroup{ID: h.ids[g], First: safe(g.cases[0]), N: len(g.cases), Others: safe(names(g.cases[1:], mdGroupNames))})
@@ -226,6 +231,7 @@ type htmlView struct {
 	Program, Summary                             string
 	Version, Selection, Date, Commit, Ref        string
 	Total, Regressions, Improvements, Violations int
+	RegressionWhat                               string
 	Counts                                       []htmlCount
 	Cases                                        []htmlCase
 	Groups                                       []htmlGroup
@@ -426,7 +432,7 @@ details.cut { display: inline; } details.cut summary { cursor: pointer; display:
 <body>
 <h1>{{.Program}} check</h1>
 <p id="made">made by {{.Program}}{{if .Version}} {{.Version}}{{end}}{{if .Selection}} from {{.Selection}}{{end}}{{if .Date}} on {{.Date}}{{end}}{{if .Commit}} at commit <code>{{.Commit}}</code>{{end}}{{if .Ref}} ({{.Ref}}){{end}}</p>
-{{if .Regressions}}<p id="alert">✗ {{.Regressions}} {{if eq .Regressions 1}}regression{{else}}regressions{{end}}: a case that passed no longer passes</p>
+{{if .Regressions}}<p id="alert">✗ {{.Regressions}} {{if eq .Regressions 1}}regression{{else}}regressions{{end}}: {{.RegressionWhat}}</p>
 {{end}}<p id="summary">{{.Summary}}</p>
 <ul id="counts">
 <li><span class="count" id="count-total">{{.Total}}</span>cases</li>
