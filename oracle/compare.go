@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 )
 
 // Compare is the report of one case from what its baseline holds (nil: no
@@ -86,4 +87,22 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 	cr.setToolErrors(frozen.Calls, fresh.Calls, trace)
 	cr.Checks = checkStates(frozen.Result, fresh.Result)
 	return keepTrace
+}
+
+// VerdictChange compares the verdict of a baseline's result.json (frozen;
+// nil when the case has none) with that of a pending one (fresh; nil when
+// result.json is not pending, so accepting keeps the baseline's): the two
+// verdicts, as far as they are known, and the label when the verdict
+// flipped, as a check labels the case. It reads the verdicts only, so
+// accept can say what each case's verdict does without diffing its files.
+func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
+	if fresh == nil {
+		return "", "", ""
+	}
+	now = factsOf(fresh).verdict
+	if frozen == nil {
+		return "", now, ""
+	}
+	old = factsOf(frozen).verdict
+	return old, now, flip(old, now)
 }

@@ -145,3 +145,131 @@ func TestReviewOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestReviewConfirmsARegression drives oracle review through a
+// pseudo-terminal over pending cases that would stop passing: accepting
+// one asks a second time (with A too), only y accepts it, and a pending
+// case that already equals its baseline is dropped first, saying so.
+func TestReviewConfirmsARegression(t *testing.T) {
+	dir := t.TempDir()
+	tasks := []string{"--env", "crm", "--task", "TASK-00[2-7]"}
+	if out, err := oracleCmd(dir, append([]string{"record"}, tasks...)...).CombinedOutput(); err != nil {
+		t.Fatalf("record: %v\n%s", err, out)
+	}
+	base := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
+	pending := filepath.Join(dir, ".silo", "pending", "crm", "solver")
+	edit := func(path, old, fresh string) {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil || !bytes.Contains(data, []byte(old)) {
+			t.Fatalf("%s: %v, or no %q in it", path, err, old)
+		}
+		if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, task := range []string{"TASK-002", "TASK-003", "TASK-004", "TASK-005", "TASK-006", "TASK-007"} {
+		edit(filepath.Join(base, task+".result.json"), `"reward": 1`, `"reward": 0.5`)
+	}
+	if out, err := oracleCmd(dir, append([]string{"check", "--pending"}, tasks...)...).CombinedOutput(); err == nil || !strings.Contains(string(out), "pending: 6 cases") {
+		t.Fatalf("check --pending: %v\n%s", err, out)
+	}
+	// TASK-002's pending artifacts are its baseline's again; TASK-003 to
+	// TASK-006 no longer pass; TASK-007 still passes
+	edit(filepath.Join(base, "TASK-002.result.json"), `"reward": 0.5`, `"reward": 1`)
+	for _, task := range []string{"TASK-003", "TASK-004", "TASK-005", "TASK-006"} {
+		edit(filepath.Join(pending, task+".result.json"), `"verdict": "pass"`, `"verdict": "fail"`)
+	}
+
+	cmd := oracleCmd(dir, "review")
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer tty.Close()
+	var out syncBuffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&out, tty)
+		close(copied)
+	}()
+	const (
+		prompt  = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
+		confirm = "Accept this regression? [y/N]: "
+	)
+	// waitFor waits until the output holds n prompts and c confirmations;
+	// the deadline only keeps a broken review from hanging the test.
+	waitFor := func(n, c int) {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for strings.Count(out.String(), prompt) != n || strings.Count(out.String(), confirm) != c {
+			if time.Now().After(deadline) {
+				t.Fatalf("no prompt %d and confirmation %d; output:\n%s", n, c, out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for _, step := range []struct {
+		prompts, confirms int
+		answer            string
+	}{
+		{1, 0, "a"},   // TASK-003
+		{1, 1, "y"},   // accepted
+		{2, 1, "a"},   // TASK-004
+		{2, 2, "n"},   // not confirmed: skipped
+		{3, 2, "A"},   // TASK-005, and all remaining
+		{3, 3, "yes"}, // accepted
+		{3, 4, ""},    // TASK-006 asks again, with A: Enter keeps it pending; TASK-007 is accepted unasked
+	} {
+		waitFor(step.prompts, step.confirms)
+		if _, err := tty.WriteString(step.answer + "\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("review: %v\n%s", err, out.String())
+	}
+	select {
+	case <-copied:
+	case <-time.After(time.Minute):
+		t.Fatalf("the terminal did not close; output:\n%s", out.String())
+	}
+	text := out.String()
+	for _, want := range []string{
+		"dropped   crm/solver/TASK-002: what was pending already is the baseline",
+		"[1/5]",
+		"changed          crm/solver/TASK-003  regression (pass → fail); reward 0.5 → 1",
+		"crm/solver/TASK-003 is a regression: its verdict goes from pass to fail. " + confirm,
+		"accepted  crm/solver/TASK-003: wrote result.json; regression: pass → fail",
+		"skipped   crm/solver/TASK-004: the regression was not confirmed",
+		"accepted  crm/solver/TASK-005: wrote result.json; regression: pass → fail",
+		"skipped   crm/solver/TASK-006: the regression was not confirmed",
+		"accepted  crm/solver/TASK-007: wrote result.json",
+		"3 accepted, 0 rejected, 2 skipped (still pending), 1 dropped (already the baseline)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("review output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, confirm) != 4 {
+		t.Errorf("review asked %d confirmations, want 4 (TASK-003 to TASK-006, not TASK-007):\n%s", strings.Count(text, confirm), text)
+	}
+	for task, want := range map[string]bool{"TASK-002": false, "TASK-003": false, "TASK-004": true, "TASK-005": false, "TASK-006": true, "TASK-007": false} {
+		if _, err := os.Stat(filepath.Join(pending, task+".result.json")); (err == nil) != want {
+			t.Errorf("%s pending: %v, want pending %v", task, err, want)
+		}
+	}
+	for task, want := range map[string]string{
+		"TASK-002": `"reward": 1`, "TASK-003": `"verdict": "fail"`, "TASK-004": `"reward": 0.5`,
+		"TASK-005": `"verdict": "fail"`, "TASK-006": `"reward": 0.5`, "TASK-007": `"reward": 1`,
+	} {
+		data, err := os.ReadFile(filepath.Join(base, task+".result.json"))
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("baseline of %s: %v, or no %s in it", task, err, want)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(base, "TASK-004.result.json"))
+	if !strings.Contains(string(data), `"verdict": "pass"`) {
+		t.Error("TASK-004's regression was not confirmed, yet its baseline no longer passes")
+	}
+}
