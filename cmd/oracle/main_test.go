@@ -37,13 +37,15 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// baselines copies the repository's committed baselines into the
-			// script's .silo/baselines.
+			// baselines copies the repository's committed regression suite
+			// into the script's .silo: the baselines, and the traces of its
+			// replay cases.
 			"baselines": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 0 {
 					ts.Fatalf("usage: baselines")
 				}
-				ts.Check(copyBaselines(committed, ts.MkAbs(filepath.Join(".silo", "baselines"))))
+				ts.Check(copyBaselines(committed, ts.MkAbs(filepath.Join(".silo", "baselines")), ".json"))
+				ts.Check(copyBaselines(filepath.Join(root, ".silo", "traces"), ts.MkAbs(filepath.Join(".silo", "traces")), ".trace.jsonl"))
 			},
 			// holdlock DIR takes the baseline store's writer lock of the
 			// project at DIR until the script ends, as a running record would.
@@ -130,12 +132,13 @@ var goEnv = sync.OnceValue(func() map[string]string {
 // unquote turns \n in a script argument into a newline.
 func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
 
-// copyBaselines copies the baseline files (*.json) under from into to,
-// keeping their paths; it leaves anything else, such as a writer's lock.
-func copyBaselines(from, to string) error {
+// copyBaselines copies the files under from whose names end in suffix
+// (the baselines' *.json, the traces' *.trace.jsonl) into to, keeping their
+// paths; it leaves anything else, such as a writer's lock.
+func copyBaselines(from, to, suffix string) error {
 	copied := 0
 	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, suffix) {
 			return err
 		}
 		rel, err := filepath.Rel(from, path)
@@ -154,7 +157,7 @@ func copyBaselines(from, to string) error {
 		return os.WriteFile(dst, data, 0o644)
 	})
 	if err == nil && copied == 0 {
-		err = fmt.Errorf("no baselines under %s", from)
+		err = fmt.Errorf("no *%s files under %s", suffix, from)
 	}
 	return err
 }
