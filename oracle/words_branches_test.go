@@ -134,23 +134,9 @@ func TestWordDiffManyWords(t *testing.T) {
 	old := b.String() + "end"
 	fresh := b.String() + "fin"
 	spans := WordDiff(old, fresh)
-	var o, f strings.Builder
-	skipped := 0
-	for _, s := range spans {
-		switch s.Op {
-		case Same:
-			o.WriteString(s.Text)
-			f.WriteString(s.Text)
-		case Deleted:
-			o.WriteString(s.Text)
-		case Inserted:
-			f.WriteString(s.Text)
-		case Elided:
-			skipped += s.Skipped
-		}
-	}
-	if skipped == 0 || utf8.RuneCountInString(o.String())+skipped != utf8.RuneCountInString(old) || utf8.RuneCountInString(f.String())+skipped != utf8.RuneCountInString(fresh) {
-		t.Fatalf("%d spans rebuild %d and %d characters with %d elided, of %d and %d", len(spans), utf8.RuneCountInString(o.String()), utf8.RuneCountInString(f.String()), skipped, len(old), len(fresh))
+	o, f, skipped := rebuild(spans)
+	if skipped == 0 || utf8.RuneCountInString(o)+skipped != utf8.RuneCountInString(old) || utf8.RuneCountInString(f)+skipped != utf8.RuneCountInString(fresh) {
+		t.Fatalf("%d spans rebuild %d and %d characters with %d elided, of %d and %d", len(spans), utf8.RuneCountInString(o), utf8.RuneCountInString(f), skipped, len(old), len(fresh))
 	}
 	// "end" → "fin" by character: e, fi, n shared, d
 	want := []string{"deleted:e", "inserted:fi", "same:n", "deleted:d"}

@@ -42,6 +42,82 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// The questions review asks.
+const (
+	reviewPrompt  = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
+	reviewConfirm = "Accept this regression? [y/N]: "
+)
+
+// replaceIn replaces the first old in the file at path by fresh.
+func replaceIn(t *testing.T, path, old, fresh string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s: %v, or no %q in it", path, err, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reviewTerm is oracle review running on a pseudo-terminal.
+type reviewTerm struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	tty    *os.File
+	out    syncBuffer
+	copied chan struct{}
+}
+
+// startReview starts oracle review in the project at dir on a
+// pseudo-terminal, or skips the test when there is none.
+func startReview(t *testing.T, dir string) *reviewTerm {
+	t.Helper()
+	r := &reviewTerm{t: t, cmd: oracleCmd(dir, "review"), copied: make(chan struct{})}
+	tty, err := pty.Start(r.cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	r.tty = tty
+	t.Cleanup(func() { tty.Close() })
+	go func() {
+		io.Copy(&r.out, tty) // ends when the terminal closes with the process
+		close(r.copied)
+	}()
+	return r
+}
+
+// answer waits until the output holds exactly prompts prompts and
+// confirms confirmations, then types the answer and Enter; the deadline
+// only keeps a broken review from hanging the test.
+func (r *reviewTerm) answer(prompts, confirms int, answer string) {
+	r.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for strings.Count(r.out.String(), reviewPrompt) != prompts || strings.Count(r.out.String(), reviewConfirm) != confirms {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("no prompt %d and confirmation %d; output:\n%s", prompts, confirms, r.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := r.tty.WriteString(answer + "\n"); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// wait waits for review to end and returns all it wrote.
+func (r *reviewTerm) wait() string {
+	r.t.Helper()
+	if err := r.cmd.Wait(); err != nil {
+		r.t.Fatalf("review: %v\n%s", err, r.out.String())
+	}
+	select {
+	case <-r.copied:
+	case <-time.After(time.Minute):
+		r.t.Fatalf("the terminal did not close; output:\n%s", r.out.String())
+	}
+	return r.out.String()
+}
+
 // TestReviewOnATerminal drives oracle review through a pseudo-terminal: it
 // accepts the first pending case, rejects the second, skips the third, and
 // checks the store and the pending folder.
@@ -53,16 +129,7 @@ func TestReviewOnATerminal(t *testing.T) {
 	}
 	base := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
 	pending := filepath.Join(dir, ".silo", "pending", "crm", "solver")
-	edit := func(task, old, fresh string) {
-		path := filepath.Join(base, task+".result.json")
-		data, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(data, []byte(old)) {
-			t.Fatalf("%s: %v, or no %q in it", path, err, old)
-		}
-		if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(task, old, fresh string) { replaceIn(t, filepath.Join(base, task+".result.json"), old, fresh) }
 	edit("TASK-004", `"verdict": "pass"`, `"verdict": "fail"`)
 	edit("TASK-005", `"reward": 1`, `"reward": 0.5`)
 	edit("TASK-006", `"reward": 1`, `"reward": 0.25`)
@@ -70,46 +137,11 @@ func TestReviewOnATerminal(t *testing.T) {
 		t.Fatalf("check --pending: %v\n%s", err, out)
 	}
 
-	cmd := oracleCmd(dir, "review")
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty) // ends when the terminal closes with the process
-		close(copied)
-	}()
-	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
-	// waitFor waits until the output holds n prompts; the deadline only
-	// keeps a broken review from hanging the test.
-	waitFor := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for strings.Count(out.String(), prompt) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("no prompt %d; output:\n%s", n, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	r := startReview(t, dir)
 	for i, answer := range []string{"a", "r", "s"} {
-		waitFor(i + 1)
-		if _, err := tty.WriteString(answer + "\n"); err != nil {
-			t.Fatal(err)
-		}
+		r.answer(i+1, 0, answer)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("review: %v\n%s", err, out.String())
-	}
-	select {
-	case <-copied:
-	case <-time.After(time.Minute):
-		t.Fatalf("the terminal did not close; output:\n%s", out.String())
-	}
-	text := out.String()
+	text := r.wait()
 	for _, want := range []string{
 		"changed          crm/solver/TASK-004  improvement (fail → pass); reward 1",
 		"~ /verdict: \"fail\" → \"pass\"",
@@ -158,16 +190,7 @@ func TestReviewConfirmsARegression(t *testing.T) {
 	}
 	base := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
 	pending := filepath.Join(dir, ".silo", "pending", "crm", "solver")
-	edit := func(path, old, fresh string) {
-		t.Helper()
-		data, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(data, []byte(old)) {
-			t.Fatalf("%s: %v, or no %q in it", path, err, old)
-		}
-		if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(path, old, fresh string) { replaceIn(t, path, old, fresh) }
 	for _, task := range []string{"TASK-002", "TASK-003", "TASK-004", "TASK-005", "TASK-006", "TASK-007"} {
 		edit(filepath.Join(base, task+".result.json"), `"reward": 1`, `"reward": 0.5`)
 	}
@@ -181,34 +204,7 @@ func TestReviewConfirmsARegression(t *testing.T) {
 		edit(filepath.Join(pending, task+".result.json"), `"verdict": "pass"`, `"verdict": "fail"`)
 	}
 
-	cmd := oracleCmd(dir, "review")
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty)
-		close(copied)
-	}()
-	const (
-		prompt  = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
-		confirm = "Accept this regression? [y/N]: "
-	)
-	// waitFor waits until the output holds n prompts and c confirmations;
-	// the deadline only keeps a broken review from hanging the test.
-	waitFor := func(n, c int) {
-		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for strings.Count(out.String(), prompt) != n || strings.Count(out.String(), confirm) != c {
-			if time.Now().After(deadline) {
-				t.Fatalf("no prompt %d and confirmation %d; output:\n%s", n, c, out.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	r := startReview(t, dir)
 	for _, step := range []struct {
 		prompts, confirms int
 		answer            string
@@ -221,25 +217,14 @@ func TestReviewConfirmsARegression(t *testing.T) {
 		{3, 3, "yes"}, // accepted
 		{3, 4, ""},    // TASK-006 asks again, with A: Enter keeps it pending; TASK-007 is accepted unasked
 	} {
-		waitFor(step.prompts, step.confirms)
-		if _, err := tty.WriteString(step.answer + "\n"); err != nil {
-			t.Fatal(err)
-		}
+		r.answer(step.prompts, step.confirms, step.answer)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("review: %v\n%s", err, out.String())
-	}
-	select {
-	case <-copied:
-	case <-time.After(time.Minute):
-		t.Fatalf("the terminal did not close; output:\n%s", out.String())
-	}
-	text := out.String()
+	text := r.wait()
 	for _, want := range []string{
 		"dropped   crm/solver/TASK-002: what was pending already is the baseline",
 		"[1/5]",
 		"changed          crm/solver/TASK-003  regression (pass → fail); reward 0.5 → 1",
-		"crm/solver/TASK-003 is a regression: its verdict goes from pass to fail. " + confirm,
+		"crm/solver/TASK-003 is a regression: its verdict goes from pass to fail. " + reviewConfirm,
 		"accepted  crm/solver/TASK-003: wrote result.json; regression: pass → fail",
 		"skipped   crm/solver/TASK-004: the regression was not confirmed",
 		"accepted  crm/solver/TASK-005: wrote result.json; regression: pass → fail",
@@ -251,8 +236,8 @@ func TestReviewConfirmsARegression(t *testing.T) {
 			t.Errorf("review output lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Count(text, confirm) != 4 {
-		t.Errorf("review asked %d confirmations, want 4 (TASK-003 to TASK-006, not TASK-007):\n%s", strings.Count(text, confirm), text)
+	if strings.Count(text, reviewConfirm) != 4 {
+		t.Errorf("review asked %d confirmations, want 4 (TASK-003 to TASK-006, not TASK-007):\n%s", strings.Count(text, reviewConfirm), text)
 	}
 	for task, want := range map[string]bool{"TASK-002": false, "TASK-003": false, "TASK-004": true, "TASK-005": false, "TASK-006": true, "TASK-007": false} {
 		if _, err := os.Stat(filepath.Join(pending, task+".result.json")); (err == nil) != want {
