@@ -244,15 +244,19 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 	w := c.App.Writer
 	s := newStyle(c, w)
 	lines := bufio.NewReader(in)
-	var todo []*oracle.CaseReport
+	type pendingReview struct {
+		cr     *oracle.CaseReport
+		change verdictChange
+	}
+	var todo []pendingReview
 	dropped := 0
 	for _, k := range keys {
-		cr, same, err := pendingCase(store, p, k)
+		cr, change, same, err := pendingCase(store, p, k)
 		if err != nil {
 			return err
 		}
 		if !same {
-			todo = append(todo, cr)
+			todo = append(todo, pendingReview{cr, change})
 			continue
 		}
 		if err := p.Remove(k); err != nil {
@@ -270,7 +274,8 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 		fmt.Fprintln(w)
 	}
 	all := false
-	for i, cr := range todo {
+	for i, pr := range todo {
+		cr, change := pr.cr, pr.change
 		k := cr.Key()
 		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(todo))))
 		var buf bytes.Buffer
@@ -295,7 +300,6 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 			all = true
 			fallthrough
 		case "a":
-			change := verdictChange{Label: cr.Label, OldVerdict: cr.OldVerdict, NewVerdict: cr.NewVerdict}
 			if change.regression() {
 				ok, err := confirmRegression(w, s, lines, k, change)
 				if err != nil {
@@ -376,21 +380,25 @@ func ask(w io.Writer, lines *bufio.Reader) (string, error) {
 	}
 }
 
-// pendingCase compares what is pending for k with its baseline; same is
-// set when accepting it would change nothing: the pending artifacts are
-// the baseline's bytes, or a pending removal's baseline is already gone.
-func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr *oracle.CaseReport, same bool, err error) {
+// pendingCase compares what is pending for k with its baseline, and says
+// what accepting it does to its verdict; same is set when accepting it
+// would change nothing: the pending artifacts are the baseline's bytes, or
+// a pending removal's baseline is already gone.
+func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr *oracle.CaseReport, change verdictChange, same bool, err error) {
 	fresh, obsolete, err := p.Read(k)
 	if err != nil {
-		return nil, false, err
+		return nil, verdictChange{}, false, err
 	}
 	frozen, err := store.Read(k)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
-		return oracle.Compare(k, nil, fresh, obsolete), obsolete, nil
+		return oracle.Compare(k, nil, fresh, obsolete), verdictChange{}, obsolete, nil
 	case err != nil:
-		return nil, false, err
+		return nil, verdictChange{}, false, err
 	}
 	cr = oracle.Compare(k, &frozen, fresh, obsolete)
-	return cr, cr.Status == oracle.StatusUnchanged, nil
+	if !obsolete {
+		change.OldVerdict, change.NewVerdict, change.Label = oracle.VerdictChange(frozen.Result, fresh.Result)
+	}
+	return cr, change, cr.Status == oracle.StatusUnchanged, nil
 }

@@ -93,8 +93,11 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 // nil when the case has none) with that of a pending one (fresh; nil when
 // result.json is not pending, so accepting keeps the baseline's): the two
 // verdicts, as far as they are known, and the label when the verdict
-// flipped, as a check labels the case. It reads the verdicts only, so
-// accept can say what each case's verdict does without diffing its files.
+// flipped, as a check labels the case; a pending result.json that holds no
+// verdict (none can be read from it) where the baseline passed is a
+// regression too, since accepting it leaves no passing baseline. It reads
+// the verdicts only, so accept can say what each case's verdict does
+// without diffing its files.
 func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
 	if fresh == nil {
 		return "", "", ""
@@ -104,5 +107,8 @@ func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
 		return "", now, ""
 	}
 	old = factsOf(frozen).verdict
+	if old == env.Pass && now == "" {
+		return old, now, LabelRegression
+	}
 	return old, now, flip(old, now)
 }

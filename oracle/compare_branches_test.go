@@ -107,7 +107,10 @@ func TestVerdictChange(t *testing.T) {
 		{"no baseline", nil, res("fail"), "", env.Fail, ""},
 		{"result.json not pending", res("pass"), nil, "", "", ""},
 		{"the original runner's passed", []byte(`{"passed":true}`), []byte(`{"passed":false}`), env.Pass, env.Fail, LabelRegression},
-		{"a result that is not JSON", res("pass"), []byte(`{`), env.Pass, "", ""},
+		{"a pending result that is not JSON no longer passes", res("pass"), []byte(`{`), env.Pass, "", LabelRegression},
+		{"nor one without a verdict", res("pass"), []byte(`{"reward":1}`), env.Pass, "", LabelRegression},
+		{"a baseline without a verdict", []byte(`{}`), res("fail"), "", env.Fail, ""},
+		{"neither has one", []byte(`{}`), []byte(`{}`), "", "", ""},
 	} {
 		old, now, label := VerdictChange(tt.frozen, tt.fresh)
 		if old != tt.old || now != tt.now || label != tt.label {
