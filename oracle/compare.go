@@ -5,6 +5,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/runner"
 )
 
 // Compare is the report of one case from what its baseline holds (nil: no
@@ -69,8 +70,10 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 			changed = true
 		}
 	}
-	old := now // the baseline's result.json holds the fresh result's bytes
-	if len(cr.Files) > 0 || now.verdict == "" {
+	// when result.json is compared and no file differs, the baseline's
+	// result.json holds the fresh result's bytes
+	old := now
+	if len(cr.Files) > 0 || now.verdict == "" || !slices.Contains(files, runner.ResultFile) {
 		old = factsOf(frozen.Result)
 	}
 	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors

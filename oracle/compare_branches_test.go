@@ -118,3 +118,31 @@ func TestVerdictChange(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeOldFacts: the baseline's verdict and reward are its
+// result.json's, also for a case that compares only other artifacts (check
+// --artifacts state-diff), whose results may differ unseen.
+func TestJudgeOldFacts(t *testing.T) {
+	k := baseline.Key{Env: "e", Agent: "a", Task: "T"}
+	frozen := baseline.Entry{Result: []byte(`{"verdict":"fail","reward":0}`), StateDiff: []byte("{}\n")}
+	fresh := baseline.Entry{Result: []byte(`{"verdict":"pass","reward":1}`), StateDiff: []byte("{}\n")}
+	for _, tt := range []struct {
+		files []string
+		old   env.Verdict
+	}{
+		{[]string{"state-diff.json"}, env.Fail},
+		{[]string{"result.json", "state-diff.json"}, env.Fail},
+	} {
+		cr := newCaseReport(k)
+		cr.judge(&frozen, fresh, tt.files, factsOf(fresh.Result), nil)
+		if cr.OldVerdict != tt.old || cr.NewVerdict != "" && cr.NewVerdict != env.Pass {
+			t.Errorf("files %v: old verdict %q, want %q", tt.files, cr.OldVerdict, tt.old)
+		}
+	}
+	// result.json compared and the same: the fresh facts are the baseline's
+	cr := newCaseReport(k)
+	cr.judge(&fresh, fresh, []string{"result.json", "state-diff.json"}, factsOf(fresh.Result), nil)
+	if cr.Status != StatusUnchanged || cr.OldVerdict != env.Pass || cr.OldReward == nil || *cr.OldReward != 1 {
+		t.Errorf("unchanged: %+v", cr)
+	}
+}

@@ -146,6 +146,11 @@ func TestJSONLinesArray(t *testing.T) {
 	if d := diffOperands("t.jsonl", []byte("1\n"), []byte("1\n")); d != nil {
 		t.Errorf("same bytes: %+v", d)
 	}
+	// the same lines in other line ends: changed, the CRLF named, no change
+	if d := diffOperands("t.jsonl", []byte("1\n2\n"), []byte("1\r\n2\r\n")); d == nil || d.State != FileChanged || len(d.Changes) != 0 ||
+		len(d.Invisible) != 1 || d.Invisible[0].Kind != "CRLF line ends" {
+		t.Errorf("CRLF only: %+v", d)
+	}
 	if d := diffOperands("t.json", []byte("[1]\n"), []byte("[2]\n")); d == nil || d.Changes[0].Path != "/0" {
 		t.Errorf("not JSON Lines: %+v", d)
 	}

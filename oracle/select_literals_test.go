@@ -143,6 +143,27 @@ func TestSelectNothing(t *testing.T) {
 			t.Errorf("%+v: error %v, want %q", tt.sel, err, tt.want)
 		}
 	}
+	// the agents and tasks of replay cases are among what could have matched
+	dir := t.TempDir()
+	trace := filepath.Join(dir, TracesDir, "bank", "replay-y", "B-1"+traceLinesSuffix)
+	if err := os.MkdirAll(filepath.Dir(trace), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(trace, []byte(`{"type":"run_start","environment":"bank","task":{"id":"B-1"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Agents: []string{"r*"}, Tasks: []string{"Q*"}}, "no case matches agent 'r*' task 'Q*'; agents: clerk, replay-y, solver, teller; tasks: B-1"},
+		{Selection{Envs: []string{"shop"}, Agents: []string{"r*"}}, "no case matches env shop agent 'r*'; environments: bank, shop; agents: clerk, solver"},
+	} {
+		_, err := Select(dir, envs, tt.sel, storedKeys())
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("with a trace, %+v: error %v, want %q", tt.sel, err, tt.want)
+		}
+	}
 	// no case at all: no regression agent, no trace
 	none := tinyEnv(t, "none", []string{"N-1"})
 	_, err := Select(t.TempDir(), []env.Environment{none}, Selection{}, storedKeys())
@@ -236,7 +257,7 @@ func TestCheckProjectEnvs(t *testing.T) {
 func TestQuoteAndUniq(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"crm", "crm"}, {"TASK-00_1.a/b:c", "TASK-00_1.a/b:c"}, {"TASK-*", "'TASK-*'"}, {"a b", "'a b'"}, {"it's", `'it'\''s'`}, {"", ""},
-		{"Z09", "Z09"}, {"é", "'é'"}, {"[x]", "'[x]'"},
+		{"Z09", "Z09"}, {"az", "az"}, {"AZ", "AZ"}, {"09", "09"}, {"é", "'é'"}, {"[x]", "'[x]'"}, {"`", "'`'"}, {"{", "'{'"}, {"@", "'@'"}, {"[", "'['"}, {"/", "/"},
 	} {
 		if got := quote(tt.in); got != tt.want {
 			t.Errorf("quote(%q) = %q, want %q", tt.in, got, tt.want)
