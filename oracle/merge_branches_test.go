@@ -227,3 +227,24 @@ func TestDescribe(t *testing.T) {
 		t.Error("a selection is not the same as itself")
 	}
 }
+
+// TestNewReportLists: a report's selection lists are empty lists, never
+// null, whatever the selection holds, and are its own copies.
+func TestNewReportLists(t *testing.T) {
+	tasks := []string{"T-1"}
+	r := newReport(Selection{Tasks: tasks}, 4)
+	data, err := json.Marshal(r.Selection)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"env":[],"agent":[],"task":["T-1"],"cases":4}`; string(data) != want {
+		t.Errorf("selection %s, want %s", data, want)
+	}
+	tasks[0] = "changed"
+	if r.Selection.Tasks[0] != "T-1" || r.Shard != "" || r.FormatVersion != ReportFormat || r.Cases == nil {
+		t.Errorf("report %+v", r)
+	}
+	if r := newReport(Selection{Shard: Shard{2, 3}}, 0); r.Shard != "2/3" {
+		t.Errorf("shard %q", r.Shard)
+	}
+}

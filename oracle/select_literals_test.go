@@ -278,3 +278,28 @@ func TestQuoteAndUniq(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectRefusesTwoTracesOfOneCase: a trace in each format for one task
+// are two sources of one case.
+func TestSelectRefusesTwoTracesOfOneCase(t *testing.T) {
+	bank := tinyEnv(t, "bank", []string{"B-1", "B-2"}, "teller")
+	dir := t.TempDir()
+	folder := filepath.Join(dir, TracesDir, "bank", "replay-x")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := `{"type":"run_start","environment":"bank","task":{"id":"B-1"}}`
+	for name, data := range map[string]string{"B-1" + traceLinesSuffix: start + "\n", "B-1" + traceArraySuffix: "[" + start + "]"} {
+		if err := os.WriteFile(filepath.Join(folder, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Select(dir, []env.Environment{bank}, Selection{}, storedKeys())
+	if err == nil || !strings.Contains(err.Error(), "case bank/replay-x/B-1 comes from two sources: the trace ") || strings.Count(err.Error(), "the trace ") != 2 {
+		t.Errorf("error %v", err)
+	}
+	// a selection without the case is not refused
+	if _, err := Select(dir, []env.Environment{bank}, Selection{Tasks: []string{"B-2"}}, storedKeys()); err != nil {
+		t.Errorf("without the case: %v", err)
+	}
+}
