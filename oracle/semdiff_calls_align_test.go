@@ -221,3 +221,44 @@ func TestDiffCallsWords(t *testing.T) {
 		t.Errorf("words of %s: %+v; of %s: %+v", n.Call, n.Words, s.Call, s.Words)
 	}
 }
+
+// TestAlignCallsLimit: up to maxCallCells cells of the middle's table
+// (after the common ends) the calls are aligned by their LCS; beyond, by
+// tool in order, so a huge list costs no huge table.
+func TestAlignCallsLimit(t *testing.T) {
+	// old: a, k0 … kn-1; new: k0 … km-1, b: no common end, the k's shared
+	lists := func(n, m int) ([]callEntry, []callEntry) {
+		old := []string{"t:a"}
+		for i := range n {
+			old = append(old, fmt.Sprintf("t:k%d", i))
+		}
+		var fresh []string
+		for i := range m {
+			fresh = append(fresh, fmt.Sprintf("t:k%d", i))
+		}
+		return entries(old...), entries(append(fresh, "t:b")...)
+	}
+	oneSided := func(st []step) int {
+		n := 0
+		for _, s := range st {
+			if s.i < 0 || s.j < 0 {
+				n++
+			}
+		}
+		return n
+	}
+	side := 1 << 11 // side × side = maxCallCells
+	if side*side != maxCallCells {
+		t.Fatalf("maxCallCells is %d, not %d²", maxCallCells, side)
+	}
+	// at the limit: the LCS matches the k's, a is removed and b added
+	a, b := lists(side-1, side-1)
+	if got := oneSided(alignCalls(a, b)); got != 2 {
+		t.Errorf("%d×%d cells: %d calls on one side, want 2 (the LCS)", len(a), len(b), got)
+	}
+	// one call more: paired by tool in order, every call paired
+	a, b = lists(side, side-1)
+	if got := oneSided(alignCalls(a, b)); got != 1 {
+		t.Errorf("%d×%d cells: %d calls on one side, want 1 (paired in order)", len(a), len(b), got)
+	}
+}
