@@ -142,6 +142,13 @@ func TestMergeRefusesMore(t *testing.T) {
 				r.finish()
 			}
 		}, "is in both"},
+		{"a selection of obsolete cases only", 2, func(i int, r *Report) {
+			for _, c := range r.Cases {
+				c.Status = StatusObsolete
+			}
+			r.Selection.Cases = 0
+			r.finish()
+		}, ""},
 		{"negative cases", 1, func(i int, r *Report) { r.Selection.Cases = -1 }, "s1.json is not a JSON report of oracle check: selection.cases is -1"},
 		{"a selection that is no glob", 1, func(i int, r *Report) { r.Selection.Tasks = []string{"["} }, "s1.json is not a JSON report of oracle check: selection: "},
 		{"a null case", 1, func(i int, r *Report) { r.Cases = append(r.Cases, nil) }, "s1.json is not a JSON report of oracle check: case 13 is null"},

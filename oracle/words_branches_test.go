@@ -98,6 +98,8 @@ func TestWordDiffBranches(t *testing.T) {
 			[]string{"deleted:start", "inserted:begin", "same: w0 w1 w2 w3 w4 w5", "elided:92"}},
 		{"a change in the middle of a long value", w30 + " mid " + w30, w30 + " MID " + w30,
 			[]string{"elided:86", "same:w24 w25 w26 w27 w28 w29 ", "deleted:mid", "inserted:MID", "same: w0 w1 w2 w3 w4 w5", "elided:92"}},
+		{"a long insertion is shown whole", w30 + " " + w30, w30 + " " + words("new", 20) + " " + w30,
+			[]string{"elided:86", "same:w24 w25 w26 w27 w28 w29 ", "inserted:" + words("new", 20) + " ", "same:w0 w1 w2 w3 w4 w5 ", "elided:91"}},
 		{"two changes far apart", "a " + w30 + " z", "A " + w30 + " Z",
 			[]string{"deleted:a", "inserted:A", "same: w0 w1 w2 w3 w4 w5", "elided:69", "same:w24 w25 w26 w27 w28 w29 ", "deleted:z", "inserted:Z"}},
 		{"20 characters to leave out are left out", "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("x", 40), "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("y", 40),
