@@ -100,6 +100,8 @@ func TestLCS(t *testing.T) {
 		{[]string{"a", "b", "c"}, []string{"c", "a", "b"}, "0-1 1-2"},
 		{[]string{"b", "a", "c", "b", "d"}, []string{"a", "b", "c", "d"}, "1-0 3-1 4-3"},
 		{[]string{"a", "b"}, []string{"b", "a"}, "1-0"},
+		{[]string{"c", "c"}, []string{"a", "c"}, "1-1"},
+		{[]string{"a", "c", "a"}, []string{"b", "a"}, "2-1"},
 		{[]string{"p", "q", "p", "q"}, []string{"q", "p", "q", "p"}, "1-0 2-1 3-2"},
 	}
 	for _, tt := range tests {

@@ -104,6 +104,8 @@ func TestWordDiffBranches(t *testing.T) {
 			[]string{"deleted:a", "inserted:A", "same: w0 w1 w2 w3 w4 w5", "elided:69", "same:w24 w25 w26 w27 w28 w29 ", "deleted:z", "inserted:Z"}},
 		{"20 characters to leave out are left out", "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("x", 40), "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("y", 40),
 			[]string{"elided:20", "same:c d e f g h ", "deleted:" + strings.Repeat("x", 40), "inserted:" + strings.Repeat("y", 40)}},
+		{"one long word is never left out alone", strings.Repeat("L", 25) + " a b c d e f" + " " + strings.Repeat("x", 40), strings.Repeat("L", 25) + " a b c d e f" + "\t" + strings.Repeat("y", 40),
+			[]string{"same:" + strings.Repeat("L", 25) + " a b c d e f", "deleted: " + strings.Repeat("x", 40), "inserted:\t" + strings.Repeat("y", 40)}},
 		{"19 characters to leave out are kept", "aaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("x", 40), "aaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("y", 40),
 			[]string{"same:aaaaaaaa bbbbbbbbb c d e f g h ", "deleted:" + strings.Repeat("x", 40), "inserted:" + strings.Repeat("y", 40)}},
 		{"101 characters: a long value", "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("x", 35), "aaaaaaaaa bbbbbbbbb c d e f g h " + strings.Repeat("y", 34),
