@@ -164,9 +164,25 @@ func TestSelectNothing(t *testing.T) {
 			t.Errorf("with a trace, %+v: error %v, want %q", tt.sel, err, tt.want)
 		}
 	}
+	// the tasks listed are those of the agents selected, a trace's too
+	vault := tinyEnv(t, "vault", []string{"V-1", "V-2"})
+	vdir := t.TempDir()
+	for agent, task := range map[string]string{"replay-p": "V-1", "replay-q": "V-2"} {
+		p := filepath.Join(vdir, TracesDir, "vault", agent, task+traceLinesSuffix)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(`{"type":"run_start","environment":"vault","task":{"id":"`+task+`"}}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := Select(vdir, []env.Environment{vault}, Selection{Agents: []string{"replay-p"}, Tasks: []string{"Q*"}}, storedKeys())
+	if want := "no case matches agent replay-p task 'Q*'; agents: replay-p, replay-q; tasks: V-1"; err == nil || err.Error() != want {
+		t.Errorf("traces only: error %v, want %q", err, want)
+	}
 	// no case at all: no regression agent, no trace
 	none := tinyEnv(t, "none", []string{"N-1"})
-	_, err := Select(t.TempDir(), []env.Environment{none}, Selection{}, storedKeys())
+	_, err = Select(t.TempDir(), []env.Environment{none}, Selection{}, storedKeys())
 	want := "no case matches: the environments declare no regression agent and .silo/traces holds no trace; record a replay:PATH agent to make a case"
 	if err == nil || err.Error() != want {
 		t.Errorf("no case at all: %v, want %q", err, want)

@@ -137,6 +137,8 @@ func TestDiffCallsLabels(t *testing.T) {
 			[]string{`remove /0 old #1 a {"tool":"a","input":{},"output":1}`}},
 		{"a call without input is the call with input null", []byte(`[{"tool":"a","output":1}]`), []byte(`[{"tool":"a","input":null,"output":2}]`),
 			[]string{`add /0/input #1 a input null`, `replace /0/output #1 a output 1 → 2`}},
+		{"the input tells calls of one tool apart", calls(`get {"id":1} 1`, `get {"id":2} 2`), calls(`get {"id":2} 2`),
+			[]string{`remove /0 old #1 get {"tool":"get","input":{"id":1},"output":1}`}},
 		{"an escaped field name", []byte(`[{"tool":"a","o/k":1}]`), []byte(`[{"tool":"a","o/k":2}]`),
 			[]string{`replace /0/o~1k #1 a o/k 1 → 2`}},
 		{"a field inside a field", calls(`a {} {"x":{"y":1}}`), calls(`a {} {"x":{"y":2}}`),

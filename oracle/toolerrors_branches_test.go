@@ -39,6 +39,11 @@ func TestToolErrorsOfTrace(t *testing.T) {
 	if got := toolErrorsOf([]byte(many.String())); len(got) != maxToolErrors || got[maxToolErrors-1].Tool != fmt.Sprintf("t%d", maxToolErrors-1) {
 		t.Errorf("%d errors of %d, the last %+v; want the first %d", len(got), maxToolErrors+5, got[len(got)-1], maxToolErrors)
 	}
+	// a trace of one long line without a final newline is read whole
+	long := `{"type":"tool_result","tool":"g","isError":true,"output":{"code":"c","message":"` + strings.Repeat("z", 80<<10) + `"}}`
+	if got := toolErrorsOf([]byte(long)); len(got) != 1 || got[0].Code != "c" || len(got[0].Message) != 80<<10 {
+		t.Errorf("one long line: %d errors", len(got))
+	}
 	if got := toolErrorsOf(nil); got != nil {
 		t.Errorf("no trace: %+v", got)
 	}
