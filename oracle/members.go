@@ -162,7 +162,12 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 		}
 		return m, true
 	}
-	if a.value != nil && b.value != nil && !jsonEqual(a.value, b.value) {
+	switch {
+	case jsonEqual(a.value, b.value):
+	case a.value == nil || b.value == nil:
+		// listed with its value on one side only (a hand-edited file)
+		m.OldValue, m.NewValue = compactRaw(a.value), compactRaw(b.value)
+	default:
 		changes, err := diffValues(a.value, b.value)
 		if err != nil {
 			m.OldValue, m.NewValue = compactRaw(a.value), compactRaw(b.value)
@@ -170,7 +175,7 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 			m.Value = changes
 		}
 	}
-	return m, len(m.Fields) > 0 || len(m.Value) > 0 || m.OldValue != nil
+	return m, len(m.Fields) > 0 || len(m.Value) > 0 || m.OldValue != nil || m.NewValue != nil
 }
 
 func diffFields(a, b map[string]*FieldChange) []FieldDiff {

@@ -260,9 +260,10 @@ func TestAlignCallsLimit(t *testing.T) {
 	if got := oneSided(alignCalls(a, b)); got != 2 {
 		t.Errorf("%d×%d cells: %d calls on one side, want 2 (the LCS)", len(a), len(b), got)
 	}
-	// one call more: paired by tool in order, every call paired
+	// one call more: paired by tool in order, k0 (old #2) with new #2
 	a, b = lists(side, side-1)
-	if got := oneSided(alignCalls(a, b)); got != 1 {
-		t.Errorf("%d×%d cells: %d calls on one side, want 1 (paired in order)", len(a), len(b), got)
+	st := alignCalls(a, b)
+	if got := oneSided(st); got != 1 || st[1] != (step{1, 1}) {
+		t.Errorf("%d×%d cells: %d calls on one side, old #2 as %v; want 1, paired in order with new #2", len(a), len(b), got, st[1])
 	}
 }
