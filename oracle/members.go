@@ -162,14 +162,10 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 		}
 		return m, true
 	}
-	switch {
-	case jsonEqual(a.value, b.value):
-	case a.value == nil || b.value == nil:
-		// listed with its value on one side only (a hand-edited file)
-		m.OldValue, m.NewValue = compactRaw(a.value), compactRaw(b.value)
-	default:
+	if !jsonEqual(a.value, b.value) {
 		changes, err := diffValues(a.value, b.value)
 		if err != nil {
+			// a value on one side only (a hand-edited file): both whole
 			m.OldValue, m.NewValue = compactRaw(a.value), compactRaw(b.value)
 		} else {
 			m.Value = changes
