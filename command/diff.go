@@ -16,6 +16,11 @@ func diffCommand() *cli.Command {
 		ArgsUsage: "A B",
 		Description: "Shows the semantic difference between A and B: each change as a JSON Pointer with the old and\n" +
 			"new value, grouped by file, and invisible differences (CRLF, BOM, final newline, key order) named.\n" +
+			"A run folder against a case folder (a baseline agent folder, .silo/baselines/ENV/AGENT, or a\n" +
+			"report folder's fresh/ENV/AGENT), in either order, compares the run with the case it is a run\n" +
+			"of: the task of its run.json (or trace) picks TASK.result.json, TASK.state-diff.json and\n" +
+			"TASK.calls.json out of the case folder (with --all TASK.trace.jsonl too; run.json has no\n" +
+			"counterpart there).\n" +
 			"Reads artifacts written by the original TypeScript runner too.\n" +
 			"Exit status: 0 no difference, 1 different, 2 trouble (a file that is not JSON is trouble).",
 		Flags: []cli.Flag{

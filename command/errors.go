@@ -14,6 +14,9 @@ import (
 const (
 	codeUsage  = "usage"  // a mistake in the command line
 	codeExists = "exists" // a file a command would create is already there
+	// codeRegression refuses to accept a case whose verdict goes from pass
+	// to something else without --allow-regressions.
+	codeRegression = "regression"
 )
 
 // usageError is a mistake in the command line.

@@ -176,95 +176,6 @@ func checkCaseSet(c *cli.Context, envs Environments, p *baseline.Pending, keys [
 	return nil
 }
 
-func printAccepted(w io.Writer, s *style, acc []baseline.Accepted) {
-	for _, a := range acc {
-		what := ""
-		switch {
-		case a.Obsolete:
-			what = "removed its baseline (no case any more)"
-		case len(a.Wrote) == 0:
-			what = "the baseline already held these bytes"
-		default:
-			what = "wrote " + strings.Join(a.Wrote, ", ")
-		}
-		fmt.Fprintf(w, "%s %s: %s\n", s.Good(fmt.Sprintf("%-9s", "accepted")), a.Case, what)
-	}
-}
-
-func acceptCommand(envs Environments) *cli.Command {
-	return &cli.Command{
-		Name:      "accept",
-		Usage:     "make pending artifacts the baselines",
-		ArgsUsage: "[CASE-GLOB...]",
-		Description: "Writes the pending artifacts of the cases matching each CASE-GLOB (env/agent/task, e.g.\n" +
-			"'crm/*/TASK-00?'; all when none is given) into .silo/baselines, through the store's lock and\n" +
-			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
-			"one loses its baseline. Pending artifacts come from .silo/pending (PROGRAM check --pending), or with\n" +
-			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
-			"Each must be for a case of this project. An artifact that is not pending (check --artifacts)\n" +
-			"leaves the baseline's file as it is. Accepted pending files are removed from .silo/pending; a\n" +
-			"report folder is left as it is. Accepting stops at the first case it cannot write.\n" +
-			"Exit status: 0 accepted (or nothing pending); 2 trouble.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "take the fresh artifacts of the report folder `DIR` (check --report-dir)"},
-			&cli.BoolFlag{Name: "json", Usage: "print what was accepted as JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			p, own, err := pendingSource(c)
-			if err != nil {
-				return err
-			}
-			keys, err := pendingKeys(p, c.Args().Slice())
-			if err != nil {
-				return withDistributionHint(c, err)
-			}
-			if len(keys) > 0 {
-				if err := checkCaseSet(c, envs, p, keys); err != nil {
-					return err
-				}
-			}
-			dir, err := project(c)
-			if err != nil {
-				return err
-			}
-			acc, err := openStore(c, dir).Accept(p, keys)
-			var dists distGroups // of the report, never in its fresh artifacts
-			if !own {
-				dists = reportDistributions(c.String("from"))
-				dists.print(c.App.ErrWriter, c.App.Name, "not accepted: ", nil)
-			}
-			if own {
-				for _, a := range acc {
-					if rmErr := p.Remove(a.Key); rmErr != nil && err == nil {
-						err = rmErr
-					}
-				}
-			}
-			if c.Bool("json") {
-				if acc == nil {
-					acc = []baseline.Accepted{}
-				}
-				if jerr := writeJSON(c.App.Writer, map[string]any{"formatVersion": 1, "accepted": acc}); jerr != nil && err == nil {
-					err = jerr
-				}
-			} else {
-				printAccepted(c.App.Writer, newStyle(c, c.App.Writer), acc)
-				switch {
-				case len(keys) == 0 && own:
-					printNothingPending(c, p)
-				case len(keys) == 0 && len(dists) > 0:
-					fmt.Fprintf(c.App.Writer, "nothing accepted from %s\n", c.String("from"))
-				case len(keys) == 0:
-					fmt.Fprintf(c.App.Writer, "nothing to accept in %s (every case of that check matched)\n", c.String("from"))
-				default:
-					fmt.Fprintf(c.App.Writer, "%d accepted\n", len(acc))
-				}
-			}
-			return err
-		},
-	}
-}
-
 func rejectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "reject",
@@ -303,7 +214,10 @@ func reviewCommand(envs Environments) *cli.Command {
 		Description: "Shows each pending case of .silo/pending (PROGRAM check --pending) one at a time as check does:\n" +
 			"the verdicts and the reward old → new, the checks that moved and why, its new tool errors, then its\n" +
 			"diff against the baseline. Then a key and Enter:\n" +
-			"a accept, r reject, s skip, A accept this and all remaining, q quit. A summary ends it.\n" +
+			"a accept, r reject, s skip, A accept this and all remaining, q quit. Accepting a regression\n" +
+			"(a verdict that goes from pass to something else) asks again, and only y accepts it; with A\n" +
+			"too. Pending cases that already equal their baseline are dropped first, each named. A\n" +
+			"summary ends it.\n" +
 			"Needs a terminal on stdin; scripts use PROGRAM accept and PROGRAM reject.\n" +
 			"Exit status: 0 done; 2 trouble.",
 		Action: func(c *cli.Context) error {
@@ -327,19 +241,47 @@ func reviewCommand(envs Environments) *cli.Command {
 	}
 }
 
-// review asks about each key in turn.
+// review drops the pending cases that already equal their baseline,
+// saying so, then asks about each other key in turn. Accepting a
+// regression asks a second time.
 func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pending, keys []baseline.Key) error {
 	w := c.App.Writer
 	s := newStyle(c, w)
 	lines := bufio.NewReader(in)
-	var accepted, rejected, skipped int
-	all := false
-	for i, k := range keys {
-		cr, err := pendingCase(store, p, k)
+	type pendingReview struct {
+		cr     *oracle.CaseReport
+		change verdictChange
+	}
+	var todo []pendingReview
+	dropped := 0
+	for _, k := range keys {
+		cr, change, same, err := pendingCase(store, p, k)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(keys))))
+		if !same {
+			todo = append(todo, pendingReview{cr, change})
+			continue
+		}
+		if err := p.Remove(k); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "%s %s: what was pending already is the baseline\n", s.Dim(fmt.Sprintf("%-9s", "dropped")), k)
+		dropped++
+	}
+	var accepted, rejected, skipped int
+	summary := func() {
+		fmt.Fprintf(w, "\n%d accepted, %d rejected, %d skipped (still pending)", accepted, rejected, skipped)
+		if dropped > 0 {
+			fmt.Fprintf(w, ", %d dropped (already the baseline)", dropped)
+		}
+		fmt.Fprintln(w)
+	}
+	all := false
+	for i, pr := range todo {
+		cr, change := pr.cr, pr.change
+		k := cr.Key()
+		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(todo))))
 		var buf bytes.Buffer
 		one := &oracle.Report{Cases: []*oracle.CaseReport{cr}}
 		_ = render.Text(&buf, one, render.Options{Program: c.App.Name, Colors: s.colors(), All: true})
@@ -351,6 +293,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 		fmt.Fprintln(w, text)
 		answer := "a"
 		if !all {
+			var err error
 			answer, err = ask(w, lines)
 			if err != nil {
 				return err
@@ -361,6 +304,17 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 			all = true
 			fallthrough
 		case "a":
+			if change.regression() {
+				ok, err := confirmRegression(w, s, lines, k, change)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					fmt.Fprintf(w, "%s %s: the regression was not confirmed\n", s.Dim(fmt.Sprintf("%-9s", "skipped")), k)
+					skipped++
+					continue
+				}
+			}
 			acc, err := store.Accept(p, []baseline.Key{k})
 			if err != nil {
 				return err
@@ -368,7 +322,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 			if err := p.Remove(k); err != nil {
 				return err
 			}
-			printAccepted(w, s, acc)
+			printAccepted(w, s, withVerdicts(acc, map[baseline.Key]verdictChange{k: change}))
 			accepted++
 		case "r":
 			if err := p.Remove(k); err != nil {
@@ -380,13 +334,33 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 			fmt.Fprintf(w, "%s %s\n", s.Dim(fmt.Sprintf("%-9s", "skipped")), k)
 			skipped++
 		case "q":
-			skipped += len(keys) - i
-			fmt.Fprintf(w, "\n%d accepted, %d rejected, %d skipped (still pending)\n", accepted, rejected, skipped)
+			skipped += len(todo) - i
+			summary()
 			return nil
 		}
 	}
-	fmt.Fprintf(w, "\n%d accepted, %d rejected, %d skipped (still pending)\n", accepted, rejected, skipped)
+	summary()
 	return nil
+}
+
+// confirmRegression asks a second time before a regression is accepted:
+// only y or yes accepts it; anything else, or the end of input, keeps it
+// pending.
+func confirmRegression(w io.Writer, s *style, lines *bufio.Reader, k baseline.Key, v verdictChange) (bool, error) {
+	fmt.Fprintf(w, "%s: its verdict goes from %s to %s. Accept this regression? [y/N]: ",
+		s.Bad(k.String()+" is a regression"), verdictName(v.OldVerdict), verdictName(v.NewVerdict))
+	line, err := lines.ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	if err != nil {
+		fmt.Fprintln(w)
+	}
+	return false, nil
 }
 
 // ask reads an answer: a, r, s, A or q, asking again on anything else.
@@ -410,18 +384,25 @@ func ask(w io.Writer, lines *bufio.Reader) (string, error) {
 	}
 }
 
-// pendingCase compares what is pending for k with its baseline.
-func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (*oracle.CaseReport, error) {
+// pendingCase compares what is pending for k with its baseline, and says
+// what accepting it does to its verdict; same is set when accepting it
+// would change nothing: the pending artifacts are the baseline's bytes, or
+// a pending removal's baseline is already gone.
+func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr *oracle.CaseReport, change verdictChange, same bool, err error) {
 	fresh, obsolete, err := p.Read(k)
 	if err != nil {
-		return nil, err
+		return nil, verdictChange{}, false, err
 	}
 	frozen, err := store.Read(k)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
-		return oracle.Compare(k, nil, fresh, obsolete), nil
+		return oracle.Compare(k, nil, fresh, obsolete), verdictChange{}, obsolete, nil
 	case err != nil:
-		return nil, err
+		return nil, verdictChange{}, false, err
 	}
-	return oracle.Compare(k, &frozen, fresh, obsolete), nil
+	cr = oracle.Compare(k, &frozen, fresh, obsolete)
+	if !obsolete {
+		change.OldVerdict, change.NewVerdict, change.Label = oracle.VerdictChange(frozen.Result, fresh.Result)
+	}
+	return cr, change, cr.Status == oracle.StatusUnchanged, nil
 }

@@ -4,7 +4,9 @@ import (
 	"slices"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/artifact"
+	"github.com/agent-oracle/oracle/runner"
 )
 
 // Compare is the report of one case from what its baseline holds (nil: no
@@ -69,8 +71,10 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 			changed = true
 		}
 	}
-	old := now // the baseline's result.json holds the fresh result's bytes
-	if len(cr.Files) > 0 || now.verdict == "" {
+	// when result.json is compared and no file differs, the baseline's
+	// result.json holds the fresh result's bytes
+	old := now
+	if len(cr.Files) > 0 || now.verdict == "" || !slices.Contains(files, runner.ResultFile) {
 		old = factsOf(frozen.Result)
 	}
 	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
@@ -93,4 +97,28 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 		}
 	}
 	return keepTrace
+}
+
+// VerdictChange compares the verdict of a baseline's result.json (frozen;
+// nil when the case has none) with that of a pending one (fresh; nil when
+// result.json is not pending, so accepting keeps the baseline's): the two
+// verdicts, as far as they are known, and the label when the verdict
+// flipped, as a check labels the case; a pending result.json that holds no
+// verdict (none can be read from it) where the baseline passed is a
+// regression too, since accepting it leaves no passing baseline. It reads
+// the verdicts only, so accept can say what each case's verdict does
+// without diffing its files.
+func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
+	if fresh == nil {
+		return "", "", ""
+	}
+	now = factsOf(fresh).verdict
+	if frozen == nil {
+		return "", now, ""
+	}
+	old = factsOf(frozen).verdict
+	if old == env.Pass && now == "" {
+		return old, now, LabelRegression
+	}
+	return old, now, flip(old, now)
 }

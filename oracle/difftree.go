@@ -28,7 +28,10 @@ type PathDiff struct {
 // Folders are compared file by file on the artifacts they hold (*.json, and
 // *.jsonl when all is set; run.json and trace.jsonl carry timestamps and are
 // skipped unless all is set). Files present on one side only are reported as
-// added or removed. JSON Lines files (*.jsonl) are compared line by line:
+// added or removed. A run folder compared with a case folder (a baseline
+// agent folder, .silo/baselines/ENV/AGENT, or a report folder's
+// fresh/ENV/AGENT), in either order, is compared with the case it is a run
+// of: see runCasePairs. JSON Lines files (*.jsonl) are compared line by line:
 // each line is a JSON value, and a change's path starts with the line's
 // index from 0 (/3/output is in the fourth line).
 //
@@ -62,6 +65,13 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 	case ia.IsDir() != ib.IsDir():
 		return nil, fmt.Errorf("diff: compare a file with a file or a folder with a folder; %s and %s are not both", a, b)
 	}
+	pairs, err := runCasePairs(a, b, all)
+	if err != nil || pairs != nil {
+		if err != nil {
+			return nil, err
+		}
+		return diffPairs(pairs)
+	}
 	fa, err := artifactFiles(a, all)
 	if err != nil {
 		return nil, err
@@ -77,53 +87,70 @@ func DiffPaths(a, b string, all bool) ([]PathDiff, error) {
 	for n := range fb {
 		names[n] = true
 	}
-	return diffNames(a, b, slices.Sorted(maps.Keys(names)), fa, fb)
-}
-
-// diffNames reads and compares the files of two folders, name by name, with
-// a bounded number of workers (stat and read wait on the disk, not the CPU).
-// The result is in the order of names, and the error is that of the first
-// name in that order that has one, as a reading one file at a time gives.
-func diffNames(a, b string, names []string, fa, fb map[string]bool) ([]PathDiff, error) {
-	diffs := make([]*FileDiff, len(names))
-	errs := make([]error, len(names))
-	one := func(i int) {
-		n := names[i]
-		var da, db []byte
-		var err error
+	sorted := slices.Sorted(maps.Keys(names))
+	pairs = make([]filePair, len(sorted))
+	for i, n := range sorted {
+		pairs[i].name = n
 		if fa[n] {
-			if da, err = readFile(filepath.Join(a, n)); err != nil {
-				errs[i] = err
-				return
-			}
+			pairs[i].a = filepath.Join(a, n)
 		}
 		if fb[n] {
-			if db, err = readFile(filepath.Join(b, n)); err != nil {
+			pairs[i].b = filepath.Join(b, n)
+		}
+	}
+	return diffPairs(pairs)
+}
+
+// filePair is one file a comparison of two folders shows: its name in the
+// report and its path on each side ("" when that side lacks it).
+type filePair struct {
+	name, a, b string
+}
+
+// diffPairs reads and compares the files of two folders, pair by pair, with
+// a bounded number of workers (stat and read wait on the disk, not the CPU).
+// The result is in the order of pairs, and the error is that of the first
+// pair in that order that has one, as a reading one file at a time gives.
+func diffPairs(pairs []filePair) ([]PathDiff, error) {
+	diffs := make([]*FileDiff, len(pairs))
+	errs := make([]error, len(pairs))
+	one := func(i int) {
+		p := pairs[i]
+		var da, db []byte
+		var err error
+		if p.a != "" {
+			if da, err = readFile(p.a); err != nil {
 				errs[i] = err
 				return
 			}
 		}
-		diffs[i] = diffOperands(filepath.Base(n), da, db)
+		if p.b != "" {
+			if db, err = readFile(p.b); err != nil {
+				errs[i] = err
+				return
+			}
+		}
+		diffs[i] = diffOperands(filepath.Base(p.name), da, db)
 	}
 	var (
 		wg   sync.WaitGroup
 		next atomic.Int64
 	)
-	for range min(diffWorkers, len(names)) {
+	for range min(diffWorkers, len(pairs)) {
 		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
+			for i := int(next.Add(1)) - 1; i < len(pairs); i = int(next.Add(1)) - 1 {
 				one(i)
 			}
 		})
 	}
 	wg.Wait()
 	var out []PathDiff
-	for i, n := range names {
+	for i, p := range pairs {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
 		if diffs[i] != nil {
-			out = append(out, PathDiff{Path: filepath.ToSlash(n), Diff: diffs[i]})
+			out = append(out, PathDiff{Path: filepath.ToSlash(p.name), Diff: diffs[i]})
 		}
 	}
 	return out, nil

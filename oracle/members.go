@@ -162,15 +162,16 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 		}
 		return m, true
 	}
-	if a.value != nil && b.value != nil && !jsonEqual(a.value, b.value) {
+	if !jsonEqual(a.value, b.value) {
 		changes, err := diffValues(a.value, b.value)
 		if err != nil {
+			// a value on one side only (a hand-edited file): both whole
 			m.OldValue, m.NewValue = compactRaw(a.value), compactRaw(b.value)
 		} else {
 			m.Value = changes
 		}
 	}
-	return m, len(m.Fields) > 0 || len(m.Value) > 0 || m.OldValue != nil
+	return m, len(m.Fields) > 0 || len(m.Value) > 0 || m.OldValue != nil || m.NewValue != nil
 }
 
 func diffFields(a, b map[string]*FieldChange) []FieldDiff {

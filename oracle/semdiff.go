@@ -124,12 +124,7 @@ func DiffFile(name string, old, fresh []byte) *FileDiff {
 	case ok:
 		d.Members = members
 	case isCalls:
-		d.Changes = calls
-		for i, c := range d.Changes {
-			if c.Op == ChangeReplace && c.Words == nil {
-				d.Changes[i].Words = stringWords(c.From, c.To)
-			}
-		}
+		d.Changes = calls // each replaced string with its words, as diffValues gives them
 	default:
 		changes, err := diffValues(a, b)
 		if err != nil {

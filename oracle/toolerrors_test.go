@@ -35,21 +35,25 @@ func TestCallErrorChanges(t *testing.T) {
 			nil, []ToolError{te(1, "a", "x")}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			added, gone, ok := callErrorChanges(tt.old, tt.fresh)
-			if !ok {
-				t.Fatal("not read as calls.json")
-			}
-			if diff := cmp.Diff(tt.added, added); diff != "" {
-				t.Errorf("new errors (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.gone, gone); diff != "" {
-				t.Errorf("gone errors (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkErrorChanges(t, tt.old, tt.fresh, tt.added, tt.gone) })
 	}
 	if _, _, ok := callErrorChanges([]byte(`{"a":1}`), calls("a {} 1")); ok {
 		t.Error("an object read as calls.json")
+	}
+}
+
+// checkErrorChanges checks the new and gone tool errors of two calls.json.
+func checkErrorChanges(t *testing.T, old, fresh []byte, wantAdded, wantGone []ToolError) {
+	t.Helper()
+	added, gone, ok := callErrorChanges(old, fresh)
+	if !ok {
+		t.Fatal("not read as calls.json")
+	}
+	if diff := cmp.Diff(wantAdded, added); diff != "" {
+		t.Errorf("new errors (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantGone, gone); diff != "" {
+		t.Errorf("gone errors (-want +got):\n%s", diff)
 	}
 }
 

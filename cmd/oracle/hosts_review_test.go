@@ -44,7 +44,7 @@ func TestReviewHost(t *testing.T) {
 	if out, err := run("check", "--task", "TASK-002", "--pending"); err == nil || !strings.Contains(out, "pending: 1 case") {
 		t.Fatalf("check --pending: %v\n%s", err, out)
 	}
-	text := answerReview(t, dir, "a")
+	text := startReview(t, dir).answerEach("a")
 	for _, want := range []string{"changed          tickets/solver/TASK-002  verdict pass, as before; reward 1", "TCK-101", "accepted  tickets/solver/TASK-002"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("review output lacks %q:\n%s", want, text)

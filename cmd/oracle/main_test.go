@@ -32,18 +32,18 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	committed := filepath.Join(root, ".silo", "baselines")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"fakechat": fakeChat, // fakechat_test.go
-			// baselines copies the repository's committed baselines into the
-			// script's .silo/baselines.
+			// baselines copies the repository's committed regression suite
+			// into the script's .silo: the baselines, and the traces of its
+			// replay cases.
 			"baselines": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 0 {
 					ts.Fatalf("usage: baselines")
 				}
-				ts.Check(copyBaselines(committed, ts.MkAbs(filepath.Join(".silo", "baselines"))))
+				ts.Check(copySuite(root, ts.MkAbs(".")))
 			},
 			// holdlock DIR takes the baseline store's writer lock of the
 			// project at DIR until the script ends, as a running record would.
@@ -163,12 +163,23 @@ func pasteRules(output, path string) error {
 // unquote turns \n in a script argument into a newline.
 func unquote(s string) string { return strings.ReplaceAll(s, `\n`, "\n") }
 
-// copyBaselines copies the baseline files (*.json) under from into to,
-// keeping their paths; it leaves anything else, such as a writer's lock.
-func copyBaselines(from, to string) error {
+// copySuite copies the regression suite committed in the repository at
+// root (its baselines and the traces of its replay cases) into the
+// project at dir.
+func copySuite(root, dir string) error {
+	if err := copyBaselines(filepath.Join(root, ".silo", "baselines"), filepath.Join(dir, ".silo", "baselines"), ".json"); err != nil {
+		return err
+	}
+	return copyBaselines(filepath.Join(root, ".silo", "traces"), filepath.Join(dir, ".silo", "traces"), ".trace.jsonl")
+}
+
+// copyBaselines copies the files under from whose names end in suffix
+// (the baselines' *.json, the traces' *.trace.jsonl) into to, keeping their
+// paths; it leaves anything else, such as a writer's lock.
+func copyBaselines(from, to, suffix string) error {
 	copied := 0
 	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, suffix) {
 			return err
 		}
 		rel, err := filepath.Rel(from, path)
@@ -187,7 +198,7 @@ func copyBaselines(from, to string) error {
 		return os.WriteFile(dst, data, 0o644)
 	})
 	if err == nil && copied == 0 {
-		err = fmt.Errorf("no baselines under %s", from)
+		err = fmt.Errorf("no *%s files under %s", suffix, from)
 	}
 	return err
 }

@@ -44,6 +44,122 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
+// The questions review asks.
+const (
+	reviewPrompt  = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
+	reviewConfirm = "Accept this regression? [y/N]: "
+)
+
+// replaceIn replaces the first old in the file at path by fresh.
+func replaceIn(t *testing.T, path, old, fresh string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s: %v, or no %q in it", path, err, old)
+	}
+	if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// reviewTerm is oracle review running on a pseudo-terminal.
+type reviewTerm struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	tty    *os.File
+	out    syncBuffer
+	copied chan struct{}
+}
+
+// startReview starts oracle review in the project at dir on a
+// pseudo-terminal, or skips the test when there is none.
+func startReview(t *testing.T, dir string) *reviewTerm {
+	t.Helper()
+	return startOnTerminal(t, oracleCmd(dir, "review"))
+}
+
+// startOnTerminal starts cmd (an oracle review) on a pseudo-terminal, or
+// skips the test when there is none.
+func startOnTerminal(t *testing.T, cmd *exec.Cmd) *reviewTerm {
+	t.Helper()
+	r := &reviewTerm{t: t, cmd: cmd, copied: make(chan struct{})}
+	tty, err := pty.Start(r.cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	r.tty = tty
+	t.Cleanup(func() { tty.Close() })
+	go func() {
+		io.Copy(&r.out, tty) // ends when the terminal closes with the process
+		close(r.copied)
+	}()
+	return r
+}
+
+// answer waits until the output holds exactly prompts prompts and
+// confirms confirmations, then types the answer and Enter; the deadline
+// only keeps a broken review from hanging the test.
+func (r *reviewTerm) answer(prompts, confirms int, answer string) {
+	r.t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for strings.Count(r.out.String(), reviewPrompt) != prompts || strings.Count(r.out.String(), reviewConfirm) != confirms {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("no prompt %d and confirmation %d; output:\n%s", prompts, confirms, r.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := r.tty.WriteString(answer + "\n"); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// wait waits for review to end and returns all it wrote.
+func (r *reviewTerm) wait() string {
+	r.t.Helper()
+	if err := r.cmd.Wait(); err != nil {
+		r.t.Fatalf("review: %v\n%s", err, r.out.String())
+	}
+	select {
+	case <-r.copied:
+	case <-time.After(time.Minute):
+		r.t.Fatalf("the terminal did not close; output:\n%s", r.out.String())
+	}
+	return r.out.String()
+}
+
+// answerEach answers every prompt of review with answer until it ends, and
+// returns all it wrote; the deadline only keeps a broken review from
+// hanging the test.
+func (r *reviewTerm) answerEach(answer string) string {
+	r.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	deadline := time.After(2 * time.Minute)
+	for answered := 0; ; {
+		select {
+		case err := <-done:
+			if err != nil {
+				r.t.Fatalf("review: %v\n%s", err, r.out.String())
+			}
+			select {
+			case <-r.copied:
+			case <-time.After(time.Minute):
+				r.t.Fatalf("the terminal did not close; output:\n%s", r.out.String())
+			}
+			return r.out.String()
+		case <-deadline:
+			r.t.Fatalf("review did not end; output:\n%s", r.out.String())
+		case <-time.After(20 * time.Millisecond):
+			if n := strings.Count(r.out.String(), reviewPrompt); n > answered {
+				if _, err := r.tty.WriteString(answer + "\n"); err != nil {
+					r.t.Fatal(err)
+				}
+				answered++
+			}
+		}
+	}
+}
+
 // TestReviewOnATerminal drives oracle review through a pseudo-terminal: it
 // accepts the first pending case, rejects the second, skips the third, and
 // checks the store and the pending folder.
@@ -55,16 +171,7 @@ func TestReviewOnATerminal(t *testing.T) {
 	}
 	base := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
 	pending := filepath.Join(dir, ".silo", "pending", "crm", "solver")
-	edit := func(task, old, fresh string) {
-		path := filepath.Join(base, task+".result.json")
-		data, err := os.ReadFile(path)
-		if err != nil || !bytes.Contains(data, []byte(old)) {
-			t.Fatalf("%s: %v, or no %q in it", path, err, old)
-		}
-		if err := os.WriteFile(path, bytes.Replace(data, []byte(old), []byte(fresh), 1), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	edit := func(task, old, fresh string) { replaceIn(t, filepath.Join(base, task+".result.json"), old, fresh) }
 	edit("TASK-004", `"verdict": "pass"`, `"verdict": "fail"`)
 	edit("TASK-005", `"reward": 1`, `"reward": 0.5`)
 	edit("TASK-006", `"reward": 1`, `"reward": 0.25`)
@@ -72,11 +179,14 @@ func TestReviewOnATerminal(t *testing.T) {
 		t.Fatalf("check --pending: %v\n%s", err, out)
 	}
 
-	answers := []string{"a", "r", "s"}
-	text := reviewOnTerminal(t, oracleCmd(dir, "review"), func(i int) string { return answers[min(i, len(answers)-1)] })
+	r := startReview(t, dir)
+	for i, answer := range []string{"a", "r", "s"} {
+		r.answer(i+1, 0, answer)
+	}
+	text := r.wait()
 	for _, want := range []string{
 		"changed          crm/solver/TASK-004  improvement (fail → pass); reward 1",
-		"(said above: /verdict)", // the headline says the verdict fail → pass
+		"(said above: /verdict)",
 		"accepted  crm/solver/TASK-004: wrote result.json",
 		"changed          crm/solver/TASK-005  verdict pass, as before; reward 0.5 → 1",
 		"rejected  crm/solver/TASK-005",
@@ -107,6 +217,87 @@ func TestReviewOnATerminal(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(pending, task+".result.json")); (err == nil) != want {
 			t.Errorf("%s pending: %v, want pending %v", task, err, want)
 		}
+	}
+}
+
+// TestReviewConfirmsARegression drives oracle review through a
+// pseudo-terminal over pending cases that would stop passing: accepting
+// one asks a second time (with A too), only y accepts it, and a pending
+// case that already equals its baseline is dropped first, saying so.
+func TestReviewConfirmsARegression(t *testing.T) {
+	dir := t.TempDir()
+	tasks := []string{"--env", "crm", "--task", "TASK-00[2-7]"}
+	if out, err := oracleCmd(dir, append([]string{"record"}, tasks...)...).CombinedOutput(); err != nil {
+		t.Fatalf("record: %v\n%s", err, out)
+	}
+	base := filepath.Join(dir, ".silo", "baselines", "crm", "solver")
+	pending := filepath.Join(dir, ".silo", "pending", "crm", "solver")
+	edit := func(path, old, fresh string) { replaceIn(t, path, old, fresh) }
+	for _, task := range []string{"TASK-002", "TASK-003", "TASK-004", "TASK-005", "TASK-006", "TASK-007"} {
+		edit(filepath.Join(base, task+".result.json"), `"reward": 1`, `"reward": 0.5`)
+	}
+	if out, err := oracleCmd(dir, append([]string{"check", "--pending"}, tasks...)...).CombinedOutput(); err == nil || !strings.Contains(string(out), "pending: 6 cases") {
+		t.Fatalf("check --pending: %v\n%s", err, out)
+	}
+	// TASK-002's pending artifacts are its baseline's again; TASK-003 to
+	// TASK-006 no longer pass; TASK-007 still passes
+	edit(filepath.Join(base, "TASK-002.result.json"), `"reward": 0.5`, `"reward": 1`)
+	for _, task := range []string{"TASK-003", "TASK-004", "TASK-005", "TASK-006"} {
+		edit(filepath.Join(pending, task+".result.json"), `"verdict": "pass"`, `"verdict": "fail"`)
+	}
+
+	r := startReview(t, dir)
+	for _, step := range []struct {
+		prompts, confirms int
+		answer            string
+	}{
+		{1, 0, "a"},   // TASK-003
+		{1, 1, "y"},   // accepted
+		{2, 1, "a"},   // TASK-004
+		{2, 2, "n"},   // not confirmed: skipped
+		{3, 2, "A"},   // TASK-005, and all remaining
+		{3, 3, "yes"}, // accepted
+		{3, 4, ""},    // TASK-006 asks again, with A: Enter keeps it pending; TASK-007 is accepted unasked
+	} {
+		r.answer(step.prompts, step.confirms, step.answer)
+	}
+	text := r.wait()
+	for _, want := range []string{
+		"dropped   crm/solver/TASK-002: what was pending already is the baseline",
+		"[1/5]",
+		"changed          crm/solver/TASK-003  regression (pass → fail); reward 0.5 → 1",
+		"crm/solver/TASK-003 is a regression: its verdict goes from pass to fail. " + reviewConfirm,
+		"accepted  crm/solver/TASK-003: wrote result.json; regression: pass → fail",
+		"skipped   crm/solver/TASK-004: the regression was not confirmed",
+		"accepted  crm/solver/TASK-005: wrote result.json; regression: pass → fail",
+		"skipped   crm/solver/TASK-006: the regression was not confirmed",
+		"accepted  crm/solver/TASK-007: wrote result.json",
+		"3 accepted, 0 rejected, 2 skipped (still pending), 1 dropped (already the baseline)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("review output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, reviewConfirm) != 4 {
+		t.Errorf("review asked %d confirmations, want 4 (TASK-003 to TASK-006, not TASK-007):\n%s", strings.Count(text, reviewConfirm), text)
+	}
+	for task, want := range map[string]bool{"TASK-002": false, "TASK-003": false, "TASK-004": true, "TASK-005": false, "TASK-006": true, "TASK-007": false} {
+		if _, err := os.Stat(filepath.Join(pending, task+".result.json")); (err == nil) != want {
+			t.Errorf("%s pending: %v, want pending %v", task, err, want)
+		}
+	}
+	for task, want := range map[string]string{
+		"TASK-002": `"reward": 1`, "TASK-003": `"verdict": "fail"`, "TASK-004": `"reward": 0.5`,
+		"TASK-005": `"verdict": "fail"`, "TASK-006": `"reward": 0.5`, "TASK-007": `"reward": 1`,
+	} {
+		data, err := os.ReadFile(filepath.Join(base, task+".result.json"))
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("baseline of %s: %v, or no %s in it", task, err, want)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(base, "TASK-004.result.json"))
+	if !strings.Contains(string(data), `"verdict": "pass"`) {
+		t.Error("TASK-004's regression was not confirmed, yet its baseline no longer passes")
 	}
 }
 
@@ -151,7 +342,7 @@ func TestReviewShowsHostileTextOnATerminal(t *testing.T) {
 
 	cmd := oracleCmd(dir, "review")
 	cmd.Env = append(slices.DeleteFunc(cmd.Env, func(v string) bool { return strings.HasPrefix(v, "NO_COLOR=") }), "TERM=xterm-256color")
-	raw := reviewOnTerminal(t, cmd, func(int) string { return "s" })
+	raw := startOnTerminal(t, cmd).answerEach("s")
 	if !strings.Contains(raw, "\x1b[31;9m") || !strings.Contains(raw, "\x1b[32;4m") {
 		t.Errorf("the word diff is not struck through and underlined on a terminal:\n%q", raw)
 	}
@@ -179,58 +370,4 @@ func TestReviewShowsHostileTextOnATerminal(t *testing.T) {
 			t.Errorf("review output lacks %q:\n%s", want, text)
 		}
 	}
-}
-
-// reviewOnTerminal runs oracle review (cmd) on a pseudo-terminal, answering
-// its i-th prompt (from 0) with answer(i), and returns what the terminal
-// showed, the line ends as the terminal wrote them ("\r\n"). It skips the
-// test where there is no pseudo-terminal.
-func reviewOnTerminal(t *testing.T, cmd *exec.Cmd, answer func(i int) string) string {
-	t.Helper()
-	tty, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal here: %v", err)
-	}
-	defer tty.Close()
-	var out syncBuffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&out, tty) // ends when the terminal closes with the process
-		close(copied)
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	const prompt = "[a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: "
-	deadline := time.After(2 * time.Minute) // only keeps a broken review from hanging the test
-	for answered := 0; ; {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("review: %v\n%s", err, out.String())
-			}
-			select {
-			case <-copied:
-			case <-time.After(time.Minute):
-				t.Fatalf("the terminal did not close; output:\n%s", out.String())
-			}
-			return out.String()
-		case <-deadline:
-			t.Fatalf("review did not end; output:\n%s", out.String())
-		case <-time.After(20 * time.Millisecond):
-			if n := strings.Count(out.String(), prompt); n > answered {
-				if _, err := tty.WriteString(answer(answered) + "\n"); err != nil {
-					t.Fatal(err)
-				}
-				answered++
-			}
-		}
-	}
-}
-
-// answerReview runs oracle review in the project at dir on a
-// pseudo-terminal, gives each prompt the next answer (the last one again
-// once they run out), and returns what it printed once it has exited.
-func answerReview(t *testing.T, dir string, answers ...string) string {
-	t.Helper()
-	return reviewOnTerminal(t, oracleCmd(dir, "review"), func(i int) string { return answers[min(i, len(answers)-1)] })
 }

@@ -158,7 +158,7 @@ func htmlViewOf(r *oracle.Report, o Options) htmlView {
 }
 
 // describeSelection says what a report is a report of: "--env crm --task
-// 'TASK-00?' (8 cases)", or "every case (11 cases)".
+// 'TASK-00?' (8 cases)", or "every case (15 cases)".
 func describeSelection(s *oracle.ReportSelection) string {
 	what := s.Flags()
 	if what == "" {

@@ -1,0 +1,127 @@
+package oracle
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestToolErrorsOfTrace pins what is read from a trace: each tool_result
+// with isError, in order, its code and message (or its output whole when
+// that is not an object), and nothing else; at most maxToolErrors.
+func TestToolErrorsOfTrace(t *testing.T) {
+	trace := strings.Join([]string{
+		`{"seq":1,"type":"run_start"}`,
+		`{"seq":2,"type":"tool_result","tool":"a","isError":true,"output":{"code":"not_found","message":"no X"}}`,
+		`{"seq":3,"type":"tool_result","tool":"b","isError":false,"output":{"code":"looks_like_one"}}`,
+		`{"seq":4,"type":"tool_call","tool":"c","isError":true,"output":{"code":"x"}}`,
+		`not JSON`,
+		`{"seq":5,"type":"tool_result","tool":"d","isError":true,"output":"plain text"}`,
+		`{"seq":6,"type":"tool_result","tool":"e","isError":true,"output":{"message":"no code"}}`,
+		`{"seq":7,"type":"tool_result","tool":"f","isError":true,"output":{"code":"big","message":"` + strings.Repeat("m", 70<<10) + `"}}`,
+	}, "\n") + "\n"
+	got := toolErrorsOf([]byte(trace))
+	want := []ToolError{
+		{Tool: "a", Code: "not_found", Message: "no X"},
+		{Tool: "d", Message: `"plain text"`},
+		{Tool: "e", Message: "no code"},
+		{Tool: "f", Code: "big", Message: strings.Repeat("m", 70<<10)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	var many strings.Builder
+	for i := range maxToolErrors + 5 {
+		fmt.Fprintf(&many, `{"type":"tool_result","tool":"t%d","isError":true,"output":{"code":"c"}}`+"\n", i)
+	}
+	if got := toolErrorsOf([]byte(many.String())); len(got) != maxToolErrors || got[maxToolErrors-1].Tool != fmt.Sprintf("t%d", maxToolErrors-1) {
+		t.Errorf("%d errors of %d, the last %+v; want the first %d", len(got), maxToolErrors+5, got[len(got)-1], maxToolErrors)
+	}
+	// a trace of one long line without a final newline is read whole
+	long := `{"type":"tool_result","tool":"g","isError":true,"output":{"code":"c","message":"` + strings.Repeat("z", 80<<10) + `"}}`
+	if got := toolErrorsOf([]byte(long)); len(got) != 1 || got[0].Code != "c" || len(got[0].Message) != 80<<10 {
+		t.Errorf("one long line: %d errors", len(got))
+	}
+	if got := toolErrorsOf(nil); got != nil {
+		t.Errorf("no trace: %+v", got)
+	}
+}
+
+// TestCallErrorChangesBranches: errors are compared as canonical JSON (key
+// order and spacing do not make an error new), the lists are capped, and
+// an error that is not an object is named whole.
+func TestCallErrorChangesBranches(t *testing.T) {
+	call := func(tool, errJSON string) string {
+		if errJSON == "" {
+			return `{"tool":"` + tool + `","input":{},"output":1}`
+		}
+		return `{"tool":"` + tool + `","input":{},"error":` + errJSON + `}`
+	}
+	list := func(calls ...string) []byte { return []byte("[" + strings.Join(calls, ",") + "]") }
+	tests := []struct {
+		name        string
+		old, fresh  []byte
+		added, gone []ToolError
+	}{
+		{"key order and spacing", list(call("a", `{"code":"x","message":"m"}`)), list(call("a", `{ "message": "m", "code": "x" }`)), nil, nil},
+		{"error null is none", list(call("a", `null`)), list(call("a", "")), nil, nil},
+		{"a new error of code only", list(call("a", "")), list(call("a", `{"code":"x"}`)), []ToolError{{Call: 1, Tool: "a", Code: "x"}}, nil},
+		{"a new error of message only", list(call("a", "")), list(call("a", `{"message":"m"}`)), []ToolError{{Call: 1, Tool: "a", Message: "m"}}, nil},
+		{"an error that is not an object", list(call("a", "")), list(call("a", `"boom"`)), []ToolError{{Call: 1, Tool: "a", Message: `"boom"`}}, nil},
+		{"an object error without code or message", list(call("a", "")), list(call("a", `{"details":{"k":1}}`)), []ToolError{{Call: 1, Tool: "a", Message: `{"details":{"k":1}}`}}, nil},
+		{"numbered in their own file", list(call("a", ""), call("b", `{"code":"x"}`)), list(call("c", ""), call("a", ""), call("b", `{"code":"y"}`)),
+			[]ToolError{{Call: 3, Tool: "b", Code: "y"}}, []ToolError{{Call: 2, Tool: "b", Code: "x"}}},
+		{"a new failing call added", list(call("a", "")), list(call("a", ""), call("z", `{"code":"q"}`)), []ToolError{{Call: 2, Tool: "z", Code: "q"}}, nil},
+		{"an error that moved with its call", list(call("a", `{"code":"x"}`), call("b", "")), list(call("b", ""), call("a", `{"code":"x"}`)),
+			[]ToolError{{Call: 2, Tool: "a", Code: "x"}}, []ToolError{{Call: 1, Tool: "a", Code: "x"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkErrorChanges(t, tt.old, tt.fresh, tt.added, tt.gone) })
+	}
+	var old, fresh []string
+	for i := range maxToolErrors + 3 {
+		old = append(old, call(fmt.Sprintf("t%d", i), `{"code":"old"}`))
+		fresh = append(fresh, call(fmt.Sprintf("t%d", i), `{"code":"new"}`))
+	}
+	added, gone, _ := callErrorChanges(list(old...), list(fresh...))
+	if len(added) != maxToolErrors || len(gone) != maxToolErrors || added[0].Call != 1 || gone[maxToolErrors-1].Call != maxToolErrors {
+		t.Errorf("%d new and %d gone of %d; want the first %d of each", len(added), len(gone), maxToolErrors+3, maxToolErrors)
+	}
+	for _, pair := range [][2][]byte{{list(), []byte(`{}`)}, {[]byte(`{}`), list()}} {
+		if _, _, ok := callErrorChanges(pair[0], pair[1]); ok {
+			t.Errorf("callErrorChanges(%s, %s) read an object as calls.json", pair[0], pair[1])
+		}
+	}
+}
+
+// TestSetToolErrors: the new and gone errors come from the two calls.json
+// when both are there and are lists of calls, and otherwise every error of
+// the fresh trace, said to come from it; with neither, none.
+func TestSetToolErrors(t *testing.T) {
+	oldCalls := calls(`a {} 1`)
+	freshCalls := calls(`a {} !x`)
+	trace := []byte(`{"type":"tool_result","tool":"t","isError":true,"output":{"code":"from_trace"}}` + "\n")
+	fromCalls := &CaseReport{NewToolErrors: []ToolError{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
+	fromTrace := &CaseReport{ToolErrors: []ToolError{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
+	tests := []struct {
+		name                     string
+		oldCalls, freshCalls, tr []byte
+		want                     *CaseReport
+	}{
+		{"both calls", oldCalls, freshCalls, trace, fromCalls},
+		{"both calls, no trace", oldCalls, freshCalls, nil, fromCalls},
+		{"no baseline calls", nil, freshCalls, trace, fromTrace},
+		{"no fresh calls", oldCalls, nil, trace, fromTrace},
+		{"calls that are no list", []byte(`{}`), freshCalls, trace, fromTrace},
+		{"no calls, no trace", nil, nil, nil, &CaseReport{}},
+	}
+	for _, tt := range tests {
+		cr := &CaseReport{}
+		cr.setToolErrors(tt.oldCalls, tt.freshCalls, tt.tr)
+		if diff := cmp.Diff(tt.want, cr); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
