@@ -157,7 +157,7 @@ func exitWith(code int) error {
 
 // casePage makes the timeline page of a case of the report folder from the
 // fresh artifacts the folder holds, as oracle view makes it.
-func casePage(c *cli.Context) oracle.CasePage {
+func casePage(c *cli.Context) func(k baseline.Key, prefix string) ([]byte, error) {
 	return func(_ baseline.Key, prefix string) ([]byte, error) {
 		src, err := timeline.Locate(prefix, "")
 		if err != nil {

@@ -174,7 +174,7 @@ func recordRuns(c *cli.Context, opts *oracle.Options) error {
 func warnModelBytes(w io.Writer, selected *oracle.Selected) {
 	var last baseline.Key
 	for c := range selected.Cases.All {
-		if !oracle.IsModelAgent(c.Reference()) || (c.Key.Env == last.Env && c.Key.Agent == last.Agent) {
+		if !c.Model() || (c.Key.Env == last.Env && c.Key.Agent == last.Agent) {
 			continue
 		}
 		last = c.Key

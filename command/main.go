@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"slices"
@@ -279,7 +280,7 @@ func project(c *cli.Context) (string, error) {
 // folder when it does not exist, and program's command that makes one.
 func checkProjectDir(dir, program string) error {
 	err := oracle.CheckProjectDir(dir)
-	if e, ok := errors.AsType[*oracle.ProjectDirError](err); ok && e.Missing {
+	if errors.Is(err, oracle.ErrNoProject) && errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w; give the folder that holds .silo with --dir (or -C), or make one with %s init", err, program)
 	}
 	return err

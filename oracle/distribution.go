@@ -20,10 +20,6 @@ import (
 // says: a check compares the other cases of the same selection byte for
 // byte.
 
-// KindDistribution is the Kind of a distribution case in a report; a case
-// compared byte for byte has no kind.
-const KindDistribution = "distribution"
-
 // DistributionOptions tune the distribution cases of a record or a check.
 type DistributionOptions struct {
 	// Runs is, for record, the runs of each case: 2 or more records every

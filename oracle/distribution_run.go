@@ -18,10 +18,11 @@ import (
 // those that call a model provider's API.
 var modelSchemes = []string{"openai:", "anthropic:"}
 
-// IsModelAgent reports whether ref names an agent behind a model
-// provider's API (openai:MODEL, anthropic:MODEL), whose bytes rarely
-// repeat and whose rollouts ModelJobs bounds.
-func IsModelAgent(ref string) bool {
+// Model reports whether the case's agent is behind a model provider's API
+// (openai:MODEL, anthropic:MODEL), whose bytes rarely repeat and whose
+// rollouts ModelJobs bounds.
+func (c Case) Model() bool {
+	ref := c.Reference()
 	for _, s := range modelSchemes {
 		if strings.HasPrefix(ref, s) {
 			return true
@@ -90,7 +91,7 @@ func (s slots) share(extra int, work func()) {
 // the rollout (a model API's retries) to Notice, naming the case and the
 // run.
 func (o Options) rollout(ctx context.Context, c Case, agent env.Agent, cfg runner.Config, run int) (*runner.Outcome, error) {
-	if o.models != nil && IsModelAgent(c.Reference()) {
+	if o.models != nil && c.Model() {
 		select {
 		case o.models <- struct{}{}:
 		case <-ctx.Done():

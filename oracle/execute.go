@@ -36,7 +36,7 @@ type Options struct {
 	// statistical gate of check).
 	Distribution DistributionOptions
 	// ModelJobs bounds the rollouts of model agents (openai:, anthropic:;
-	// IsModelAgent) that run at once, whatever Jobs is, so that shards ×
+	// Case.Model) that run at once, whatever Jobs is, so that shards ×
 	// ModelJobs bounds what a provider sees; 0 bounds them by Jobs alone.
 	ModelJobs int
 	// Notice, when set, is told what a rollout's agent says while it runs
@@ -119,10 +119,10 @@ func (d *Divergence) String() string {
 	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
 }
 
-// Diverges says where the files of run (later) first differ from those
+// diverges says where the files of run (later) first differ from those
 // of run 1 (first), or nil when the named files are the same: the one
 // check of repeated runs, for check --runs and run --runs.
-func Diverges(run int, first, later baseline.Entry, files []string) *Divergence {
+func diverges(run int, first, later baseline.Entry, files []string) *Divergence {
 	for _, name := range files {
 		if d := DiffFile(name, first.File(name), later.File(name)); d != nil {
 			return &Divergence{Run: run, Diff: d}
@@ -174,7 +174,7 @@ func runCase(ctx context.Context, c Case, opts Options, keepTrace bool) (*freshR
 			}
 			continue
 		}
-		if fresh.Divergence = Diverges(i, fresh.Entry, e, c.files()); fresh.Divergence != nil {
+		if fresh.Divergence = diverges(i, fresh.Entry, e, c.files()); fresh.Divergence != nil {
 			fresh.Diverged = raw
 			return fresh, nil
 		}

@@ -21,7 +21,7 @@ type Redacted struct {
 	Differ *int `json:"differ,omitempty"`
 	// Shown lists the redacted values, in the order of the files and of
 	// each file, when the check was asked to show them
-	// (Options.ShowRedacted); at most MaxShownValues, More counts the rest.
+	// (Options.ShowRedacted); at most maxShownValues, More counts the rest.
 	// A report folder never holds them: they are the values the
 	// environment declared volatile.
 	Shown []RedactedValue `json:"shown,omitempty"`
@@ -29,7 +29,7 @@ type Redacted struct {
 }
 
 // RedactedValue is one redacted value of a case, as check --show-redacted
-// shows it. Values are JSON text, cut at MaxShownText characters (an …
+// shows it. Values are JSON text, cut at maxShownText characters (an …
 // then ends them).
 type RedactedValue struct {
 	File    string `json:"file"`
@@ -61,8 +61,8 @@ type RedactionNote struct {
 
 // Limits of what a report holds of the redactions.
 const (
-	MaxShownValues  = 100 // values shown for one case
-	MaxShownText    = 200 // characters of one value shown
+	maxShownValues  = 100 // values shown for one case
+	maxShownText    = 200 // characters of one value shown
 	maxNotePointers = 5   // places a note lists
 )
 
@@ -89,7 +89,7 @@ func (r *runRedaction) report(show bool) *Redacted {
 	// room reports whether another value is shown, and counts it in More
 	// when it is not
 	room := func() bool {
-		if len(out.Shown) < MaxShownValues {
+		if len(out.Shown) < maxShownValues {
 			return true
 		}
 		out.More++
@@ -134,13 +134,13 @@ func fileOrder[A, B any](a map[string]A, b map[string]B) []string {
 	return out
 }
 
-// cut is JSON text of at most MaxShownText characters.
+// cut is JSON text of at most maxShownText characters.
 func cut(v []byte) string {
-	if utf8.RuneCount(v) <= MaxShownText {
+	if utf8.RuneCount(v) <= maxShownText {
 		return string(v)
 	}
 	r := []rune(string(v))
-	return string(r[:MaxShownText]) + "…"
+	return string(r[:maxShownText]) + "…"
 }
 
 // Unshown returns c without the redacted values it shows, for a file of a

@@ -138,7 +138,7 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote
 
 // Diverges says where the artifacts of run (later) first differ from those
 // of run 1 (first), both as the runner wrote them (runner.Artifacts.Files),
-// once redacted by f's rules: Diverges for the files f freezes, as record
+// once redacted by f's rules: diverges for the files f freezes, as record
 // and check compare the runs of a case. A run the rules cannot redact is an
 // error.
 func (f Frozen) Diverges(run int, first, later map[string][]byte) (*Divergence, error) {
@@ -152,5 +152,5 @@ func (f Frozen) Diverges(run int, first, later map[string][]byte) (*Divergence, 
 			return nil, err
 		}
 	}
-	return Diverges(run, a, b, f.Files), nil
+	return diverges(run, a, b, f.Files), nil
 }

@@ -246,7 +246,7 @@ func TestProposeWholeArtifact(t *testing.T) {
 }
 
 // TestRedactedReport: what a report says of a case's redactions counts
-// every value, and shows at most MaxShownValues of them, the first run's
+// every value, and shows at most maxShownValues of them, the first run's
 // in order, each with a later run's value where it differed, then those
 // only a later run had redacted.
 func TestRedactedReport(t *testing.T) {
@@ -255,23 +255,23 @@ func TestRedactedReport(t *testing.T) {
 		t.Error("no rules: a report of redactions")
 	}
 	r := &runRedaction{places: map[string][]redact.Place{}, runs: 1}
-	for i := range MaxShownValues + 20 {
+	for i := range maxShownValues + 20 {
 		p := "/" + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + strings.Repeat("0", i/26)
 		r.places[runner.CallsFile] = append(r.places[runner.CallsFile], redact.Place{Pointer: p, Rules: []int{0}, Raw: []byte(`"v"`), Value: []byte(`"[redacted: string]"`)})
 	}
-	r.places[runner.ResultFile] = []redact.Place{{Pointer: "/a", Rules: []int{1}, Raw: []byte(`"` + strings.Repeat("é", MaxShownText+5) + `"`), Value: []byte(`"[redacted: string]"`)}}
+	r.places[runner.ResultFile] = []redact.Place{{Pointer: "/a", Rules: []int{1}, Raw: []byte(`"` + strings.Repeat("é", maxShownText+5) + `"`), Value: []byte(`"[redacted: string]"`)}}
 	r.hidden = map[string][]redact.Hidden{runner.ResultFile: {
 		{Pointer: "/a", Rules: []int{1}, Old: []byte(`"1"`), New: []byte(`"2"`), Value: []byte(`"[redacted: string]"`)},
 		{Pointer: "/b", Rules: []int{2}, Old: []byte(`"at 1"`), New: []byte(`"at [n]"`), Value: []byte(`"at [n]"`)},
 	}}
 	r.hiddenAt = map[string]map[string]int{runner.ResultFile: {"/a": 0, "/b": 1}}
 	got := r.report(true)
-	if got.Values != MaxShownValues+21 || got.Differ == nil || *got.Differ != 2 || len(got.Shown) != MaxShownValues || got.More != 22 {
+	if got.Values != maxShownValues+21 || got.Differ == nil || *got.Differ != 2 || len(got.Shown) != maxShownValues || got.More != 22 {
 		t.Fatalf("values %d, differ %v, shown %d, more %d", got.Values, got.Differ, len(got.Shown), got.More)
 	}
 	first := got.Shown[0]
 	if first.File != runner.ResultFile || first.Pointer != "/a" || first.Later != `"2"` ||
-		!strings.HasSuffix(first.First, "…") || len([]rune(first.First)) != MaxShownText+1 {
+		!strings.HasSuffix(first.First, "…") || len([]rune(first.First)) != maxShownText+1 {
 		t.Errorf("first shown: %+v", first)
 	}
 	if second := got.Shown[1]; second.Pointer != "/b" || second.First != `"at 1"` || second.Later != `"at [n]"` {

@@ -118,10 +118,6 @@ type Summary struct {
 	RedactedCases  int `json:"redactedCases,omitempty"`
 }
 
-// ReportFormat is the version of the JSON form of a Report: a reader
-// refuses a report of another version.
-const ReportFormat = 1
-
 // Report is the outcome of a check. Its JSON form says what it is a report
 // of, so that shard reports can be merged safely: the format version, the
 // oracle version, the selection and its number of cases before sharding,

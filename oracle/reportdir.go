@@ -49,29 +49,18 @@ type ReportDir struct {
 	fresh    *freshSpool
 	kept     map[baseline.Key]bool
 	obsolete []baseline.Key
-	page     CasePage
+	page     func(k baseline.Key, prefix string) ([]byte, error)
 }
 
-// CasePage makes the page of one case of a report folder from its fresh
-// artifacts, which Finish has written: prefix is their path without the
-// artifact's suffix (DIR/fresh/crm/solver/TASK-002).
-type CasePage func(k baseline.Key, prefix string) ([]byte, error)
-
-// CasePageSuffix ends the name of a case's page beside its fresh
-// artifacts: fresh/<env>/<agent>/<TASK>.view.html.
-const CasePageSuffix = ".view.html"
-
 // SetPages makes Finish write, beside the fresh artifacts of each case
-// that did not match, the page page makes of them (the case's timeline).
-func (d *ReportDir) SetPages(page CasePage) { d.page = page }
+// that did not match, the page page makes of them (the case's timeline):
+// prefix is their path without the artifact's suffix
+// (DIR/fresh/crm/solver/TASK-002).
+func (d *ReportDir) SetPages(page func(k baseline.Key, prefix string) ([]byte, error)) { d.page = page }
 
 // Kept reports whether Add took fresh artifacts of k: Finish writes them
 // (and the case's page) to the folder.
 func (d *ReportDir) Kept(k baseline.Key) bool { return d.kept[k] }
-
-// FreshDir is the folder of a report folder that holds the fresh artifacts
-// and traces, in the baseline store's layout.
-const FreshDir = "fresh"
 
 // OpenReportDir looks at the report folder dir, which Finish makes when it
 // is missing, and at the report files it will hold (names in dir); Close

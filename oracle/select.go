@@ -359,9 +359,6 @@ func quoteList(patterns []string) string {
 	return strings.Join(q, ", ")
 }
 
-// ErrNothingSelected is returned when a selection holds no case.
-var ErrNothingSelected = errors.New("no case matches")
-
 // ExecAgentError is the cause of the agent_not_found error a selection
 // naming an exec agent gets: exec agents are rolled one at a time, they are
 // never cases to check.
@@ -371,36 +368,33 @@ type ExecAgentError struct {
 
 func (e *ExecAgentError) Error() string { return "agent " + e.Agent + " is an exec agent" }
 
-// ErrNoProject is matched (errors.Is) by every ProjectDirError.
-var ErrNoProject = errors.New("no project folder")
-
-// ProjectDirError reports a project folder that cannot be used.
-type ProjectDirError struct {
-	Dir     string
-	Missing bool  // the folder does not exist
-	Err     error // why it cannot be used, when it exists
+// projectDirError reports a project folder that cannot be used: it is
+// ErrNoProject, and fs.ErrNotExist too when the folder does not exist.
+type projectDirError struct {
+	dir string
+	err error // why it cannot be used
 }
 
-func (e *ProjectDirError) Error() string {
-	if e.Missing {
-		return "no project folder " + e.Dir
+func (e *projectDirError) Error() string {
+	if errors.Is(e.err, fs.ErrNotExist) {
+		return "no project folder " + e.dir
 	}
-	return fmt.Sprintf("no project folder %s: %v", e.Dir, e.Err)
+	return fmt.Sprintf("no project folder %s: %v", e.dir, e.err)
 }
 
-// Is reports ErrNoProject.
-func (e *ProjectDirError) Is(target error) bool { return target == ErrNoProject }
+func (e *projectDirError) Unwrap() []error { return []error{ErrNoProject, e.err} }
 
-// CheckProjectDir returns a *ProjectDirError when dir is not an existing folder.
+// CheckProjectDir returns an error matching ErrNoProject when dir is not
+// an existing folder, and fs.ErrNotExist too when it does not exist.
 func CheckProjectDir(dir string) error {
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &ProjectDirError{Dir: dir, Missing: true}
+		return &projectDirError{dir: dir, err: fs.ErrNotExist}
 	case err != nil:
-		return &ProjectDirError{Dir: dir, Err: err}
+		return &projectDirError{dir: dir, err: err}
 	case !info.IsDir():
-		return &ProjectDirError{Dir: dir, Err: errors.New("not a folder")}
+		return &projectDirError{dir: dir, err: errors.New("not a folder")}
 	}
 	return nil
 }

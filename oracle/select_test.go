@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -307,12 +308,11 @@ func TestCheckProjectDirDescribesTheValue(t *testing.T) {
 	}
 	for _, tt := range tests {
 		err := CheckProjectDir(tt.dir)
-		e, ok := errors.AsType[*ProjectDirError](err)
-		if !ok || !errors.Is(err, ErrNoProject) {
-			t.Fatalf("CheckProjectDir(%s) = %v, want a *ProjectDirError matching ErrNoProject", tt.dir, err)
+		if !errors.Is(err, ErrNoProject) {
+			t.Fatalf("CheckProjectDir(%s) = %v, want an error matching ErrNoProject", tt.dir, err)
 		}
-		if e.Missing != tt.missing || err.Error() != tt.want {
-			t.Errorf("CheckProjectDir(%s) = %q (missing %v), want %q (missing %v)", tt.dir, err, e.Missing, tt.want, tt.missing)
+		if missing := errors.Is(err, fs.ErrNotExist); missing != tt.missing || err.Error() != tt.want {
+			t.Errorf("CheckProjectDir(%s) = %q (missing %v), want %q (missing %v)", tt.dir, err, missing, tt.want, tt.missing)
 		}
 	}
 }

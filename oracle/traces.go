@@ -17,15 +17,6 @@ import (
 	"github.com/agent-oracle/oracle/runner"
 )
 
-// TracesDir holds the recorded traces that are regression cases, relative
-// to the project root: .silo/traces/<env>/<agent>/<TASK>.trace.jsonl (or
-// <TASK>.trace.json, a JSON array of events as the original runner wrote).
-// The path is the case: each such file is a case (env, agent, task) whose
-// agent replays the trace, frozen and checked like any other. Committing
-// the file registers the case; deleting it retires the case, whose
-// baselines then show as obsolete.
-const TracesDir = ".silo/traces"
-
 // Trace file suffixes, by format.
 const (
 	traceLinesSuffix = "." + runner.TraceFile
