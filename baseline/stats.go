@@ -21,11 +21,11 @@ const StatsFile = artifact.Stats
 // storedFiles are every file a baseline may hold: Files, then StatsFile.
 var storedFiles = append(slices.Clone(Files), StatsFile)
 
-// Kind is which kind of baseline a case has.
-type Kind int
+// Form is which kind of baseline a case has.
+type Form int
 
 const (
-	NoBaseline   Kind = iota // no file of the case exists
+	NoBaseline   Form = iota // no file of the case exists
 	Bytes                    // its files of Files: compared byte for byte
 	Distribution             // its StatsFile: compared as a distribution
 	BothKinds                // files of both kinds: the store is inconsistent
@@ -57,12 +57,12 @@ func (s *Store) readStats(k Key, checkPath func(path string) error) ([]byte, err
 // KindOf says which kind of baseline k has, looking at which of its files
 // exist (without reading them). A symlink or another file that is not a
 // regular file where a baseline file would be is an error, as Read's.
-func (s *Store) KindOf(k Key) (Kind, error) { return s.kindOf(k, s.checkPath) }
+func (s *Store) KindOf(k Key) (Form, error) { return s.kindOf(k, s.checkPath) }
 
 // KindOf is Store.KindOf.
-func (r *Reader) KindOf(k Key) (Kind, error) { return r.dirs.store.kindOf(k, r.dirs.checkFolder) }
+func (r *Reader) KindOf(k Key) (Form, error) { return r.dirs.store.kindOf(k, r.dirs.checkFolder) }
 
-func (s *Store) kindOf(k Key, checkPath func(path string) error) (Kind, error) {
+func (s *Store) kindOf(k Key, checkPath func(path string) error) (Form, error) {
 	if err := k.Check(); err != nil {
 		return NoBaseline, err
 	}

@@ -47,7 +47,7 @@ func TestWritingOneKindRemovesTheOther(t *testing.T) {
 			steps := []struct {
 				e    Entry
 				want []string
-				kind Kind
+				kind Form
 				res  WriteResult
 			}{
 				{bytesEntry, byteFiles, Bytes, Written},

@@ -39,7 +39,7 @@ func validateCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
-			reports := make([]env.Report, len(list))
+			reports := make([]env.ValidationReport, len(list))
 			ok := true
 			for i, e := range list {
 				reports[i] = env.Validate(e, projectDir(c))
@@ -60,7 +60,7 @@ func validateCommand(envs Environments) *cli.Command {
 				err = writeJSON(c.App.Writer, struct {
 					FormatVersion int          `json:"formatVersion"`
 					OK            bool         `json:"ok"`
-					Reports       []env.Report `json:"reports"`
+					Reports       []env.ValidationReport `json:"reports"`
 				}{FormatVersion, ok, reports})
 			} else {
 				printValidation(c.App.Writer, newStyle(c, c.App.Writer), reports)
@@ -97,7 +97,7 @@ func nameCommands(f *env.Finding, envName, program string, module bool) {
 // constructor in the environment's package (found through its manifest in
 // the project) that nothing in the package calls: a tool or verifier
 // written but never registered.
-func unreachedConstructors(r *env.Report, project, program string) error {
+func unreachedConstructors(r *env.ValidationReport, project, program string) error {
 	if _, err := os.Lstat(filepath.Join(project, env.ManifestPath(r.Environment))); err != nil {
 		return nil // no manifest: the package is not known, or validate reported the manifest
 	}
@@ -124,7 +124,7 @@ func unreachedConstructors(r *env.Report, project, program string) error {
 
 // printValidation prints one line per finding and a summary line per
 // environment.
-func printValidation(w io.Writer, s *style, reports []env.Report) {
+func printValidation(w io.Writer, s *style, reports []env.ValidationReport) {
 	for _, r := range reports {
 		for _, f := range r.Findings {
 			level := s.Warn(string(f.Level))

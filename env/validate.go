@@ -56,9 +56,9 @@ type Counts struct {
 	Verifiers int `json:"verifiers"`
 }
 
-// Report is the validation of one environment, in the shape of Silo's
+// ValidationReport is the validation of one environment, in the shape of Silo's
 // validation report. OK is true when no finding is an error.
-type Report struct {
+type ValidationReport struct {
 	Environment string    `json:"environment"`
 	OK          bool      `json:"ok"`
 	Findings    []Finding `json:"findings"`
@@ -66,12 +66,12 @@ type Report struct {
 }
 
 // Errors returns the number of error findings.
-func (r Report) Errors() int { return r.count(LevelError) }
+func (r ValidationReport) Errors() int { return r.count(LevelError) }
 
 // Warnings returns the number of warning findings.
-func (r Report) Warnings() int { return r.count(LevelWarning) }
+func (r ValidationReport) Warnings() int { return r.count(LevelWarning) }
 
-func (r Report) count(l Level) int {
+func (r ValidationReport) count(l Level) int {
 	n := 0
 	for _, f := range r.Findings {
 		if f.Level == l {
@@ -88,8 +88,8 @@ func (r Report) count(l Level) int {
 // bytes twice, and its regression agents exist. When projectDir is not
 // empty and holds a manifest for the environment, the manifest is checked
 // too, with the task files in the folder it names.
-func Validate(e Environment, projectDir string) Report {
-	v := &validation{report: Report{Environment: e.Name(), Findings: []Finding{}}}
+func Validate(e Environment, projectDir string) ValidationReport {
+	v := &validation{report: ValidationReport{Environment: e.Name(), Findings: []Finding{}}}
 	tasks, err := e.Tasks()
 	if err != nil {
 		v.add(LevelError, "task_invalid", "%v; fix the task file", err)
@@ -113,7 +113,7 @@ func Validate(e Environment, projectDir string) Report {
 }
 
 type validation struct {
-	report Report
+	report ValidationReport
 }
 
 func (v *validation) add(level Level, code, format string, args ...any) {

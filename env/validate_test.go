@@ -42,7 +42,7 @@ func boxDefinition() Definition[boxState] {
 }
 
 // codes lists a report's findings as "level code".
-func codes(r Report) []string {
+func codes(r ValidationReport) []string {
 	out := []string{}
 	for _, f := range r.Findings {
 		out = append(out, string(f.Level)+" "+f.Code)

@@ -82,7 +82,7 @@ type CaseDistribution struct {
 	Fresh    json.RawMessage `json:"fresh"`
 	// Gate is what the decision of the case's group (its environment and
 	// agent; Report.Gate has it whole) says.
-	Gate stats.Verdict `json:"gate,omitempty"`
+	Gate stats.Conclusion `json:"gate,omitempty"`
 	// Task is the task's diagnostics in that decision; nil when it was
 	// not compared.
 	Task *stats.TaskResult `json:"task,omitempty"`
@@ -124,7 +124,7 @@ type GroupDecision struct {
 	// Decision is nil when no decision could be made (Error says why).
 	Decision *stats.Decision `json:"decision"`
 	// Summary is the decision in words (stats.Decision.Summary).
-	Summary stats.Summary `json:"summary"`
+	Summary stats.Explanation `json:"summary"`
 	Error   string        `json:"error,omitempty"`
 }
 

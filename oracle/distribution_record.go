@@ -90,7 +90,7 @@ func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry, dist boo
 // recordedGroups gives, for each environment and agent of the recorded
 // distributions (in key order), the floor of a check of them, and with
 // detect > 0 whether it is above detect and the runs that would reach it.
-func recordedGroups(cases []stats.Case, keys []baseline.Key, detect float64) []RecordedGroup {
+func recordedGroups(cases []stats.KeyedDistribution, keys []baseline.Key, detect float64) []RecordedGroup {
 	var out []RecordedGroup
 	for i := 0; i < len(cases); {
 		j := i

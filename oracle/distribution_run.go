@@ -128,7 +128,7 @@ func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*f
 	cfg := opts.Config
 	cfg.Agent, cfg.ResultOnly = c.AgentRef, true
 	var (
-		outcomes = make([]stats.Outcome, p.runs)
+		outcomes = make([]stats.Run, p.runs)
 		infra    = make([]string, p.runs) // each run's infrastructure error
 		errs     = make([]error, p.runs)
 		next     atomic.Int64
@@ -182,11 +182,11 @@ func runDistribution(ctx context.Context, c Case, opts Options, p *casePlan) (*f
 }
 
 // outcomeOf is what a distribution counts of a run's result.
-func outcomeOf(r *runner.Result) stats.Outcome {
+func outcomeOf(r *runner.Result) stats.Run {
 	if r.Infrastructure {
-		return stats.Outcome{Error: true}
+		return stats.Run{Error: true}
 	}
-	return stats.Outcome{Verdict: r.Verdict, Termination: r.TerminationReason, Checks: stats.ChecksOf(r.Checks), Violations: r.Violations, Reward: r.Reward}
+	return stats.Run{Verdict: r.Verdict, Termination: r.TerminationReason, Checks: stats.ChecksOf(r.Checks), Violations: r.Violations, Reward: r.Reward}
 }
 
 // infrastructureError is the error of a byte-for-byte case's run that

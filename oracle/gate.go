@@ -101,7 +101,7 @@ type gate struct {
 	emit   func(cr *CaseReport, kept *Kept) error
 	held   []gateItem
 	groups []*GroupDecision
-	infra  []stats.Case // every distribution case's fresh runs
+	infra  []stats.KeyedDistribution // every distribution case's fresh runs
 	seen   bool         // a distribution case came
 }
 
@@ -142,7 +142,7 @@ func (g *gate) flush() error {
 	}
 	for _, it := range held {
 		if it.fresh != nil {
-			g.infra = append(g.infra, stats.Case{Key: it.cr.Case, Dist: it.fresh})
+			g.infra = append(g.infra, stats.KeyedDistribution{Key: it.cr.Case, Dist: it.fresh})
 		}
 		if err := g.emit(it.cr, it.kept); err != nil {
 			return err
@@ -214,7 +214,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		return nil
 	}
 	first := items[0].cr
-	g := &GroupDecision{Env: first.Env, Agent: first.Agent, Cases: len(pairs), Runs: runs, Summary: stats.Summary{Details: []string{}}}
+	g := &GroupDecision{Env: first.Env, Agent: first.Agent, Cases: len(pairs), Runs: runs, Summary: stats.Explanation{Details: []string{}}}
 	for _, it := range items {
 		if it.fresh != nil && it.fresh.Graded() == 0 {
 			g.Cases++

@@ -142,7 +142,7 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 	reader := store.Reader()
 	rep := &RecordReport{Cases: make([]RecordedCase, 0, stream.Len)}
 	var at []int // the case of each write
-	var dists []stats.Case
+	var dists []stats.KeyedDistribution
 	var distKeys []baseline.Key
 	failed := false
 	eachCase(ctx, planned(stream, recordPlan(opts.Distribution.Runs)), opts.Options, false, func(c Case, run caseRun) recorded {
@@ -178,7 +178,7 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 			at = append(at, len(rep.Cases))
 		}
 		if r.dist != nil {
-			dists, distKeys = append(dists, stats.Case{Key: r.key.String(), Dist: r.dist}), append(distKeys, r.key)
+			dists, distKeys = append(dists, stats.KeyedDistribution{Key: r.key.String(), Dist: r.dist}), append(distKeys, r.key)
 		}
 		rep.Cases = append(rep.Cases, r.rc)
 		return nil

@@ -57,13 +57,13 @@ type CaseReport struct {
 	// sequence), GoneToolErrors the baseline's errors that the fresh calls
 	// no longer have, both in call order. They are set when the baseline
 	// holds calls.json (ToolErrorsFrom "calls").
-	NewToolErrors  []ToolError `json:"newToolErrors,omitempty"`
-	GoneToolErrors []ToolError `json:"goneToolErrors,omitempty"`
+	NewToolErrors  []FailedCall `json:"newToolErrors,omitempty"`
+	GoneToolErrors []FailedCall `json:"goneToolErrors,omitempty"`
 	// ToolErrors are all the tool errors of the fresh run of a changed
 	// case, read from its trace, in call order, and OldToolErrors counts
 	// the baseline's: what is known when the environment freezes no
 	// calls.json (ToolErrorsFrom "trace").
-	ToolErrors    []ToolError `json:"toolErrors,omitempty"`
+	ToolErrors    []FailedCall `json:"toolErrors,omitempty"`
 	OldToolErrors int         `json:"oldToolErrors,omitempty"`
 	// ToolErrorsFrom says how the tool errors of a changed case were
 	// found: "calls" (compared with the baseline's calls.json) or "trace"

@@ -8,10 +8,10 @@ import (
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
-// ToolError is a tool call that returned an error, as calls.json or the
+// FailedCall is a tool call that returned an error, as calls.json or the
 // trace records it. Call is the call's number (1-based) in its calls.json,
 // 0 when it was read from a trace.
-type ToolError struct {
+type FailedCall struct {
 	Call    int    `json:"call,omitempty"`
 	Tool    string `json:"tool"`
 	Code    string `json:"code,omitempty"`
@@ -24,8 +24,8 @@ const maxToolErrors = 50
 // toolErrorsOf reads the tool errors from a trace.jsonl: each tool_result
 // event with isError set, its output's code and message. Lines that are not
 // such events are skipped.
-func toolErrorsOf(trace []byte) []ToolError {
-	var out []ToolError
+func toolErrorsOf(trace []byte) []FailedCall {
+	var out []FailedCall
 	sc := bufio.NewScanner(bytes.NewReader(trace))
 	sc.Buffer(make([]byte, 0, 64<<10), len(trace)+1)
 	for sc.Scan() && len(out) < maxToolErrors {
@@ -38,7 +38,7 @@ func toolErrorsOf(trace []byte) []ToolError {
 		if json.Unmarshal(sc.Bytes(), &ev) != nil || ev.Type != "tool_result" || !ev.IsError {
 			continue
 		}
-		te := ToolError{Tool: ev.Tool}
+		te := FailedCall{Tool: ev.Tool}
 		var body struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`
@@ -59,7 +59,7 @@ func toolErrorsOf(trace []byte) []ToolError {
 // fail, failed differently or is absent; a baseline call's error is gone
 // when its fresh counterpart no longer fails that way. ok is false when a
 // text is not a calls.json.
-func callErrorChanges(old, fresh []byte) (added, gone []ToolError, ok bool) {
+func callErrorChanges(old, fresh []byte) (added, gone []FailedCall, ok bool) {
 	a, okA := parseCalls(old)
 	b, okB := parseCalls(fresh)
 	if !okA || !okB {
@@ -113,8 +113,8 @@ func callError(raw json.RawMessage) []byte {
 }
 
 // toolErrorOf is the error of call number i (0-based) of tool.
-func toolErrorOf(tool string, i int, errJSON []byte) ToolError {
-	te := ToolError{Tool: tool, Call: i + 1}
+func toolErrorOf(tool string, i int, errJSON []byte) FailedCall {
+	te := FailedCall{Tool: tool, Call: i + 1}
 	var body struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`

@@ -23,7 +23,7 @@ func TestToolErrorsOfTrace(t *testing.T) {
 		`{"seq":7,"type":"tool_result","tool":"f","isError":true,"output":{"code":"big","message":"` + strings.Repeat("m", 70<<10) + `"}}`,
 	}, "\n") + "\n"
 	got := toolErrorsOf([]byte(trace))
-	want := []ToolError{
+	want := []FailedCall{
 		{Tool: "a", Code: "not_found", Message: "no X"},
 		{Tool: "d", Message: `"plain text"`},
 		{Tool: "e", Message: "no code"},
@@ -63,19 +63,19 @@ func TestCallErrorChangesBranches(t *testing.T) {
 	tests := []struct {
 		name        string
 		old, fresh  []byte
-		added, gone []ToolError
+		added, gone []FailedCall
 	}{
 		{"key order and spacing", list(call("a", `{"code":"x","message":"m"}`)), list(call("a", `{ "message": "m", "code": "x" }`)), nil, nil},
 		{"error null is none", list(call("a", `null`)), list(call("a", "")), nil, nil},
-		{"a new error of code only", list(call("a", "")), list(call("a", `{"code":"x"}`)), []ToolError{{Call: 1, Tool: "a", Code: "x"}}, nil},
-		{"a new error of message only", list(call("a", "")), list(call("a", `{"message":"m"}`)), []ToolError{{Call: 1, Tool: "a", Message: "m"}}, nil},
-		{"an error that is not an object", list(call("a", "")), list(call("a", `"boom"`)), []ToolError{{Call: 1, Tool: "a", Message: `"boom"`}}, nil},
-		{"an object error without code or message", list(call("a", "")), list(call("a", `{"details":{"k":1}}`)), []ToolError{{Call: 1, Tool: "a", Message: `{"details":{"k":1}}`}}, nil},
+		{"a new error of code only", list(call("a", "")), list(call("a", `{"code":"x"}`)), []FailedCall{{Call: 1, Tool: "a", Code: "x"}}, nil},
+		{"a new error of message only", list(call("a", "")), list(call("a", `{"message":"m"}`)), []FailedCall{{Call: 1, Tool: "a", Message: "m"}}, nil},
+		{"an error that is not an object", list(call("a", "")), list(call("a", `"boom"`)), []FailedCall{{Call: 1, Tool: "a", Message: `"boom"`}}, nil},
+		{"an object error without code or message", list(call("a", "")), list(call("a", `{"details":{"k":1}}`)), []FailedCall{{Call: 1, Tool: "a", Message: `{"details":{"k":1}}`}}, nil},
 		{"numbered in their own file", list(call("a", ""), call("b", `{"code":"x"}`)), list(call("c", ""), call("a", ""), call("b", `{"code":"y"}`)),
-			[]ToolError{{Call: 3, Tool: "b", Code: "y"}}, []ToolError{{Call: 2, Tool: "b", Code: "x"}}},
-		{"a new failing call added", list(call("a", "")), list(call("a", ""), call("z", `{"code":"q"}`)), []ToolError{{Call: 2, Tool: "z", Code: "q"}}, nil},
+			[]FailedCall{{Call: 3, Tool: "b", Code: "y"}}, []FailedCall{{Call: 2, Tool: "b", Code: "x"}}},
+		{"a new failing call added", list(call("a", "")), list(call("a", ""), call("z", `{"code":"q"}`)), []FailedCall{{Call: 2, Tool: "z", Code: "q"}}, nil},
 		{"an error that moved with its call", list(call("a", `{"code":"x"}`), call("b", "")), list(call("b", ""), call("a", `{"code":"x"}`)),
-			[]ToolError{{Call: 2, Tool: "a", Code: "x"}}, []ToolError{{Call: 1, Tool: "a", Code: "x"}}},
+			[]FailedCall{{Call: 2, Tool: "a", Code: "x"}}, []FailedCall{{Call: 1, Tool: "a", Code: "x"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErrorChanges(t, tt.old, tt.fresh, tt.added, tt.gone) })
@@ -103,8 +103,8 @@ func TestSetToolErrors(t *testing.T) {
 	oldCalls := calls(`a {} 1`)
 	freshCalls := calls(`a {} !x`)
 	trace := []byte(`{"type":"tool_result","tool":"t","isError":true,"output":{"code":"from_trace"}}` + "\n")
-	fromCalls := &CaseReport{NewToolErrors: []ToolError{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
-	fromTrace := &CaseReport{ToolErrors: []ToolError{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
+	fromCalls := &CaseReport{NewToolErrors: []FailedCall{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
+	fromTrace := &CaseReport{ToolErrors: []FailedCall{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
 	tests := []struct {
 		name                     string
 		oldCalls, freshCalls, tr []byte

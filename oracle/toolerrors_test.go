@@ -11,28 +11,28 @@ import (
 // TestCallErrorChanges: a fresh call's error is new only when its matched
 // baseline call did not fail that way; errors that disappear are gone.
 func TestCallErrorChanges(t *testing.T) {
-	te := func(call int, tool, code string) ToolError {
-		return ToolError{Call: call, Tool: tool, Code: code, Message: "m"}
+	te := func(call int, tool, code string) FailedCall {
+		return FailedCall{Call: call, Tool: tool, Code: code, Message: "m"}
 	}
 	tests := []struct {
 		name       string
 		old, fresh []byte
-		added      []ToolError
-		gone       []ToolError
+		added      []FailedCall
+		gone       []FailedCall
 	}{
 		{"same errors", calls("a {} !x", "b {} 1"), calls("a {} !x", "b {} 1"), nil, nil},
 		{"a call now fails", calls("a {} 1", "b {} 2"), calls("a {} 1", "b {} !not_found"),
-			[]ToolError{te(2, "b", "not_found")}, nil},
+			[]FailedCall{te(2, "b", "not_found")}, nil},
 		{"an old error stays, a new one is added", calls("a {} !x", "b {} 2"), calls("a {} !x", "b {} !y"),
-			[]ToolError{te(2, "b", "y")}, nil},
+			[]FailedCall{te(2, "b", "y")}, nil},
 		{"an inserted failing call does not shift the others", calls("a {} !x", "b {} 2"),
-			calls("c {} !z", "a {} !x", "b {} 2"), []ToolError{te(1, "c", "z")}, nil},
+			calls("c {} !z", "a {} !x", "b {} 2"), []FailedCall{te(1, "c", "z")}, nil},
 		{"an error disappears", calls("a {} !x", "b {} 2"), calls("a {} 1", "b {} 2"),
-			nil, []ToolError{te(1, "a", "x")}},
+			nil, []FailedCall{te(1, "a", "x")}},
 		{"an error changes code", calls("a {} !x"), calls("a {} !y"),
-			[]ToolError{te(1, "a", "y")}, []ToolError{te(1, "a", "x")}},
+			[]FailedCall{te(1, "a", "y")}, []FailedCall{te(1, "a", "x")}},
 		{"a failing call is removed", calls("a {} !x", "b {} 2"), calls("b {} 2"),
-			nil, []ToolError{te(1, "a", "x")}},
+			nil, []FailedCall{te(1, "a", "x")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkErrorChanges(t, tt.old, tt.fresh, tt.added, tt.gone) })
@@ -43,7 +43,7 @@ func TestCallErrorChanges(t *testing.T) {
 }
 
 // checkErrorChanges checks the new and gone tool errors of two calls.json.
-func checkErrorChanges(t *testing.T, old, fresh []byte, wantAdded, wantGone []ToolError) {
+func checkErrorChanges(t *testing.T, old, fresh []byte, wantAdded, wantGone []FailedCall) {
 	t.Helper()
 	added, gone, ok := callErrorChanges(old, fresh)
 	if !ok {
@@ -69,12 +69,12 @@ func TestCompare(t *testing.T) {
 		fresh  baseline.Entry
 		status Status
 		files  []string
-		added  []ToolError
+		added  []FailedCall
 	}{
 		{"only result.json pending, the same", baseline.Entry{Result: result("pass")}, StatusUnchanged, nil, nil},
 		{"only result.json pending, changed", baseline.Entry{Result: result("fail")}, StatusChanged, []string{"result.json"}, nil},
 		{"a call now fails", baseline.Entry{Result: result("pass"), Calls: calls("a {} 1", "b {} !not_found")}, StatusChanged,
-			[]string{"calls.json"}, []ToolError{{Call: 2, Tool: "b", Code: "not_found", Message: "m"}}},
+			[]string{"calls.json"}, []FailedCall{{Call: 2, Tool: "b", Code: "not_found", Message: "m"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

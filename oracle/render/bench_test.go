@@ -34,7 +34,7 @@ func benchReport(n int) *oracle.Report {
 					{Op: oracle.ChangeAdd, Path: "/1", Call: "#2 get_opportunity", To: []byte(`{"tool":"get_opportunity","input":{"opportunityId":"OPP-999"},"error":{"code":"not_found","message":"No opportunity OPP-999"}}`)},
 				}},
 			},
-			NewToolErrors: []oracle.ToolError{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
+			NewToolErrors: []oracle.FailedCall{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
 	}
 	r.Summary = oracle.Summary{Total: n, Changed: n}
 	return r

@@ -71,7 +71,7 @@ func regressionWhat(all, dist int) string {
 }
 
 // verdictWords is a gate's verdict in words.
-func verdictWords(v stats.Verdict) string {
+func verdictWords(v stats.Conclusion) string {
 	if v == stats.NoChange {
 		return "no change"
 	}
@@ -125,7 +125,7 @@ type gateGroup struct {
 }
 
 // verdictOf is the group's verdict; "error" when it could not be decided.
-func verdictOf(g *oracle.GroupDecision) stats.Verdict {
+func verdictOf(g *oracle.GroupDecision) stats.Conclusion {
 	if g.Decision == nil {
 		return "error"
 	}

@@ -27,16 +27,16 @@ const hostileLabel = "deleted | `all` <records> & *more*\x1b[31m"
 // effect (and fail), errors more are infrastructure errors.
 func runs(t *testing.T, n, pass, harm, errors int) *stats.Distribution {
 	t.Helper()
-	var out []stats.Outcome
+	var out []stats.Run
 	for i := range n {
 		ok, bad := i < pass, i >= pass && i < pass+harm
 		checks := []stats.Check{{Label: "done", Kind: env.Required, Passed: ok}, {Label: hostileLabel, Kind: env.Forbidden, Passed: !bad}}
 		results := []env.CheckResult{{Label: "done", Kind: env.Required, Passed: ok}, {Label: hostileLabel, Kind: env.Forbidden, Passed: !bad}}
 		g := env.Grade(results)
-		out = append(out, stats.Outcome{Verdict: g.Verdict, Termination: stats.Completed, Checks: checks, Violations: g.Violations, Reward: g.Reward})
+		out = append(out, stats.Run{Verdict: g.Verdict, Termination: stats.Completed, Checks: checks, Violations: g.Violations, Reward: g.Reward})
 	}
 	for range errors {
-		out = append(out, stats.Outcome{Error: true})
+		out = append(out, stats.Run{Error: true})
 	}
 	d, err := stats.Build(out)
 	if err != nil {
@@ -71,7 +71,7 @@ func gateReport(t *testing.T) *oracle.Report {
 	r := &oracle.Report{FormatVersion: oracle.ReportFormat, Oracle: "0.1.0",
 		Selection: &oracle.ReportSelection{Envs: []string{}, Agents: []string{}, Tasks: []string{}, Cases: 5}}
 	byte4 := &oracle.CaseReport{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: oracle.StatusUnchanged}
-	var infra []stats.Case
+	var infra []stats.KeyedDistribution
 	for i, tk := range tasks {
 		b, _ := tk.base.Marshal()
 		f, _ := tk.fresh.Marshal()
@@ -87,7 +87,7 @@ func gateReport(t *testing.T) *oracle.Report {
 			cr.Distribution.InfrastructureError = "agent error: openai m: turn 1: 503 Service Unavailable"
 		}
 		r.Cases = append(r.Cases, cr)
-		infra = append(infra, stats.Case{Key: cr.Case, Dist: tk.fresh})
+		infra = append(infra, stats.KeyedDistribution{Key: cr.Case, Dist: tk.fresh})
 	}
 	allErr := runs(t, 0, 0, 0, 10)
 	b, _ := runs(t, 10, 5, 0, 0).Marshal()
@@ -95,7 +95,7 @@ func gateReport(t *testing.T) *oracle.Report {
 	r.Cases = append(r.Cases, &oracle.CaseReport{Case: "crm/model/TASK-004", Env: "crm", Agent: "model", Task: "TASK-004", Kind: oracle.KindDistribution, Status: oracle.StatusError,
 		Error:        "all 10 runs failed for the infrastructure, not the agent: agent error: openai m: turn 1: dial tcp: connection refused",
 		Distribution: &oracle.CaseDistribution{Runs: 10, Baseline: b, Fresh: f}})
-	infra = append(infra, stats.Case{Key: "crm/model/TASK-004", Dist: allErr})
+	infra = append(infra, stats.KeyedDistribution{Key: "crm/model/TASK-004", Dist: allErr})
 	r.Cases = append([]*oracle.CaseReport{byte4}, r.Cases...)
 	in, err := stats.Infrastructure(infra, stats.DefaultMaxErrors)
 	if err != nil {

@@ -83,7 +83,7 @@ func changeDigest(cr *oracle.CaseReport) ([sha256.Size]byte, bool) {
 	d.reward(cr.OldReward)
 	d.reward(cr.NewReward)
 	d.str(cr.Violations...)
-	for _, tes := range [][]oracle.ToolError{cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrors} {
+	for _, tes := range [][]oracle.FailedCall{cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrors} {
 		d.n(len(tes))
 		for _, te := range tes {
 			d.n(te.Call)

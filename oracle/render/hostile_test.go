@@ -64,8 +64,8 @@ func hostileReport(parts ...string) *oracle.Report {
 	old, fresh := next(), next()
 	words := oracle.WordDiff(old+" shared words here", fresh+" shared words here")
 	oldDetail, newDetail := next(), next()
-	tes := func() []oracle.ToolError {
-		return []oracle.ToolError{{Call: 2, Tool: next(), Code: next(), Message: next()}, {Tool: next(), Message: next()}}
+	tes := func() []oracle.FailedCall {
+		return []oracle.FailedCall{{Call: 2, Tool: next(), Code: next(), Message: next()}, {Tool: next(), Message: next()}}
 	}
 	file := func() *oracle.FileDiff {
 		return &oracle.FileDiff{File: next(), State: oracle.FileChanged, Error: next(), Changes: []oracle.Change{

@@ -128,7 +128,7 @@ func htmlCaseOf(n int, c *oracle.CaseReport, o Options) htmlCase {
 	return hc
 }
 
-func htmlToolErrors(tes []oracle.ToolError) []htmlToolError {
+func htmlToolErrors(tes []oracle.FailedCall) []htmlToolError {
 	var out []htmlToolError
 	for _, te := range tes {
 		out = append(out, htmlToolError{Call: te.Call, Tool: safe(te.Tool), Code: safe(te.Code), Message: safe(te.Message)})

@@ -36,7 +36,7 @@ func sampleReport() *oracle.Report {
 			Checks: []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
 			Story: &oracle.Story{Checks: []oracle.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
 				NewDetail: "no close date in the answer"}}},
-			ToolErrors: []oracle.ToolError{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
+			ToolErrors: []oracle.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
 			Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
@@ -250,9 +250,9 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 		Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
 			{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: oracle.WordDiff(odd, odd+"!")},
 		}}},
-		ToolErrors:     []oracle.ToolError{{Tool: "get", Code: "not_found", Message: odd}},
-		NewToolErrors:  []oracle.ToolError{{Call: 2, Tool: "set", Code: "bad", Message: odd}},
-		GoneToolErrors: []oracle.ToolError{{Call: 1, Tool: "get", Code: "gone", Message: odd}}}
+		ToolErrors:     []oracle.FailedCall{{Tool: "get", Code: "not_found", Message: odd}},
+		NewToolErrors:  []oracle.FailedCall{{Call: 2, Tool: "set", Code: "bad", Message: odd}},
+		GoneToolErrors: []oracle.FailedCall{{Call: 1, Tool: "get", Code: "gone", Message: odd}}}
 	plain := func(task string, st oracle.Status) *oracle.CaseReport {
 		return &oracle.CaseReport{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: st, NewVerdict: "pass"}
 	}

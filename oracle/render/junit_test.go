@@ -24,7 +24,7 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
 				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
 			}}},
-			ToolErrors: []oracle.ToolError{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
+			ToolErrors: []oracle.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
 	}}
 	var out bytes.Buffer
@@ -135,7 +135,7 @@ func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
 			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
 				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: oracle.WordDiff(odd, odd+"!")},
 			}}},
-			ToolErrors: []oracle.ToolError{{Tool: "get", Code: "not_found", Message: odd}}}
+			ToolErrors: []oracle.FailedCall{{Tool: "get", Code: "not_found", Message: odd}}}
 	}
 	plain := func(env, task string, st oracle.Status) *oracle.CaseReport {
 		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: st}

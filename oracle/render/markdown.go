@@ -335,7 +335,7 @@ func passedWord(b *bool) string {
 	return "failed"
 }
 
-func writeMarkdownToolErrors(w io.Writer, tes []oracle.ToolError, compact bool) {
+func writeMarkdownToolErrors(w io.Writer, tes []oracle.FailedCall, compact bool) {
 	fmt.Fprintln(w, "| call | tool | code | message |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- |")
 	for i, te := range tes {

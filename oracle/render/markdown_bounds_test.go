@@ -178,12 +178,12 @@ func TestMarkdownMentionsAndURLsStayText(t *testing.T) {
 		"WWW.Evil.test", "mail a@b.test", "mailto:a@b.test", "xmpp:a@b.test", "ftp://files.test/x", "fixes #12", "GH #3", "a@b"}
 	yes, no := true, false
 	var changes []oracle.Change
-	var tes []oracle.ToolError
+	var tes []oracle.FailedCall
 	var checks []oracle.CheckChange
 	for i, v := range values {
 		changes = append(changes, oracle.Change{Op: oracle.ChangeReplace, Path: "/" + v, From: quote(v), To: quote(v + " !"), Label: v,
 			Words: oracle.WordDiff(v, v+" !")})
-		tes = append(tes, oracle.ToolError{Call: i + 1, Tool: v, Code: v, Message: v})
+		tes = append(tes, oracle.FailedCall{Call: i + 1, Tool: v, Code: v, Message: v})
 		checks = append(checks, oracle.CheckChange{Label: v, Kind: "required", Was: &yes, Now: &no, NewDetail: v})
 	}
 	r := reportOf([]*oracle.CaseReport{

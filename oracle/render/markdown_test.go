@@ -115,7 +115,7 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 	r := &oracle.Report{Cases: []*oracle.CaseReport{
 		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass,
 			Files:      []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: changes}},
-			ToolErrors: []oracle.ToolError{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
+			ToolErrors: []oracle.FailedCall{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
 	}}
 	var md bytes.Buffer

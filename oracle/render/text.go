@@ -275,7 +275,7 @@ const noCallsNote = "no calls.json is compared for this case, so which are new i
 
 // callName names a tool error's call: "#5 reassign_opportunity", or the
 // tool alone when the number is not known.
-func callName(te oracle.ToolError) string {
+func callName(te oracle.FailedCall) string {
 	if te.Call == 0 {
 		return te.Tool
 	}
@@ -284,7 +284,7 @@ func callName(te oracle.ToolError) string {
 
 // goneList is the errors that disappeared on one line:
 // "#3 create_ticket (invalid_input), #5 get_ticket (not_found)".
-func goneList(tes []oracle.ToolError) string {
+func goneList(tes []oracle.FailedCall) string {
 	parts := make([]string, len(tes))
 	for i, te := range tes {
 		parts[i] = callName(te)

@@ -17,10 +17,10 @@ import (
 // <TASK>.stats.json, next to the byte-for-byte cases' files.
 const FileSuffix = ".stats.json"
 
-// Kind is the "kind" of a distribution file, FormatVersion its
+// FileKind is the "kind" of a distribution file, FormatVersion its
 // "formatVersion".
 const (
-	Kind          = "distribution"
+	FileKind          = "distribution"
 	FormatVersion = 1
 )
 
@@ -64,7 +64,7 @@ func (d *Distribution) Marshal() ([]byte, error) {
 		return nil, fmt.Errorf("distribution: %w", err)
 	}
 	w := wire{
-		Kind:          Kind,
+		Kind:          FileKind,
 		FormatVersion: FormatVersion,
 		Runs:          d.Runs,
 		Verdicts:      wireVerdicts(d.Verdicts),
@@ -123,7 +123,7 @@ func parse(data []byte) (*Distribution, error) {
 	}
 	if s, err := str(kind, "kind"); err != nil {
 		return nil, fmt.Errorf(`"kind" is %s, not "distribution"; it is not a distribution file`, typeOf(kind))
-	} else if s != Kind {
+	} else if s != FileKind {
 		return nil, fmt.Errorf(`"kind" is %s, not "distribution"; it is not a distribution file`, quoteShort(s))
 	}
 	if err := only(top, "the file", "kind", "formatVersion", "runs", "verdicts", "terminations", "checks", "violations", "rewards"); err != nil {

@@ -13,9 +13,9 @@ import (
 func TestAddIsBuildOfBoth(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	labels := []string{"stage set", "note added", "other deal changed", "log complete"}
-	outcome := func() Outcome {
+	outcome := func() Run {
 		if r.IntN(6) == 0 {
-			return Outcome{Error: true}
+			return Run{Error: true}
 		}
 		var checks []Check
 		for _, l := range labels[:1+r.IntN(len(labels))] {
@@ -33,8 +33,8 @@ func TestAddIsBuildOfBoth(t *testing.T) {
 		return run([]string{Completed, Timeout, AgentError}[r.IntN(3)], checks...)
 	}
 	for trial := range 200 {
-		a := make([]Outcome, 1+r.IntN(8))
-		b := make([]Outcome, 1+r.IntN(8))
+		a := make([]Run, 1+r.IntN(8))
+		b := make([]Run, 1+r.IntN(8))
 		for i := range a {
 			a[i] = outcome()
 		}
@@ -43,7 +43,7 @@ func TestAddIsBuildOfBoth(t *testing.T) {
 		}
 		da, err1 := Build(a)
 		db, err2 := Build(b)
-		want, err3 := Build(append(append([]Outcome{}, a...), b...))
+		want, err3 := Build(append(append([]Run{}, a...), b...))
 		if err1 != nil || err2 != nil || err3 != nil {
 			t.Fatal(err1, err2, err3)
 		}
@@ -56,7 +56,7 @@ func TestAddIsBuildOfBoth(t *testing.T) {
 		if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
 			t.Fatalf("trial %d: Add (-Build of both +Add):\n%s", trial, diff)
 		}
-		var graded []Outcome
+		var graded []Run
 		for _, o := range a {
 			if !o.Error {
 				graded = append(graded, o)
@@ -89,7 +89,7 @@ func TestAddRefusesWhatCannotBeOne(t *testing.T) {
 	if _, err := Add(d, d); err == nil {
 		t.Error("Add over MaxRuns: no error")
 	}
-	one, _ := Build([]Outcome{run(Completed, req("stage set", true))})
+	one, _ := Build([]Run{run(Completed, req("stage set", true))})
 	got, err := Add(nil, one)
 	if err != nil || got == one || got.Runs != 1 {
 		t.Errorf("Add(nil, d) = %p %+v, %v; want a copy of d", got, got, err)

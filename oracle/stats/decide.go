@@ -7,17 +7,17 @@ import (
 	"strings"
 )
 
-// Verdict is what the gate says about a candidate against its baseline.
-type Verdict string
+// Conclusion is what the gate says about a candidate against its baseline.
+type Conclusion string
 
 const (
 	// Regression: the candidate is worse (exit 1).
-	Regression Verdict = "regression"
+	Regression Conclusion = "regression"
 	// Improvement: the candidate is better (exit 1 too: the baseline is
 	// recorded again deliberately).
-	Improvement Verdict = "improvement"
+	Improvement Conclusion = "improvement"
 	// NoChange: no change the check could detect.
-	NoChange Verdict = "no_change"
+	NoChange Conclusion = "no_change"
 )
 
 // Pair is one task's baseline and candidate distributions.
@@ -51,9 +51,9 @@ type Decision struct {
 	// lies below −Margin or any task gained a forbidden effect (a Finding
 	// with Regression set), Improvement when the interval lies above
 	// +Margin, otherwise NoChange.
-	Verdict Verdict `json:"verdict"`
+	Verdict Conclusion `json:"verdict"`
 	// RatesVerdict is what the pass rates alone say.
-	RatesVerdict Verdict `json:"ratesVerdict"`
+	RatesVerdict Conclusion `json:"ratesVerdict"`
 	Margin       float64 `json:"margin"`
 	// Tasks is the number of tasks compared: those with graded runs on
 	// both sides. Excluded lists the others.
@@ -80,7 +80,7 @@ type Decision struct {
 	// detect, from the baseline's rates and the runs compared.
 	Floor Floor `json:"floor"`
 	// Findings are the severe effects, never averaged away.
-	Findings []Finding `json:"findings"`
+	Findings []Alarm `json:"findings"`
 	// PassK is pass^k and pass@k over the tasks, for each k.
 	PassK []PassKMean `json:"passK"`
 	// BaselineRuns, CandidateRuns count all runs of the selected tasks;
@@ -172,7 +172,7 @@ func Decide(pairs []Pair, opts Options) (*Decision, error) {
 			}
 		}
 	}
-	d := &Decision{Margin: opts.Margin, Excluded: []string{}, Findings: []Finding{}, PassK: []PassKMean{}}
+	d := &Decision{Margin: opts.Margin, Excluded: []string{}, Findings: []Alarm{}, PassK: []PassKMean{}}
 	var compared []int // indices into PerTask
 	for _, p := range pairs {
 		tr := TaskResult{Task: p.Task, Baseline: sideOf(p.Baseline, ks), Candidate: sideOf(p.Candidate, ks)}
@@ -331,7 +331,7 @@ func passKOf(s Side, k int) PassK {
 }
 
 // verdictOf reads an interval of the difference against the margin.
-func verdictOf(iv Interval, margin float64) Verdict {
+func verdictOf(iv Interval, margin float64) Conclusion {
 	switch {
 	case iv.High < -margin:
 		return Regression

@@ -86,7 +86,7 @@ func TestDecideVerdicts(t *testing.T) {
 		name   string
 		pairs  []Pair
 		opts   Options
-		want   Verdict
+		want   Conclusion
 		detail func(*testing.T, *Decision)
 	}{
 		{
@@ -168,7 +168,7 @@ func TestDecideForbiddenEffects(t *testing.T) {
 	if d.RatesVerdict != NoChange || d.Verdict != Regression {
 		t.Fatalf("verdict %s (rates %s), want a regression from the effect alone", d.Verdict, d.RatesVerdict)
 	}
-	want := []Finding{{Task: "T004", Kind: ForbiddenEffect, Label: "another deal changed", Candidate: 1, CandidateRuns: 10, BaselineRuns: 10, Regression: true}}
+	want := []Alarm{{Task: "T004", Kind: ForbiddenEffect, Label: "another deal changed", Candidate: 1, CandidateRuns: 10, BaselineRuns: 10, Regression: true}}
 	if diff := cmp.Diff(want, d.Findings); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

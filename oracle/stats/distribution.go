@@ -97,7 +97,7 @@ func rewardCents(key string) (int, bool) {
 // that contradicts itself (a pass with a failed required check, violations
 // that are not the failed forbidden checks, an unknown verdict, kind or
 // termination reason, a reward outside 0..1) is an error naming the run.
-func Build(outcomes []Outcome) (*Distribution, error) {
+func Build(outcomes []Run) (*Distribution, error) {
 	if len(outcomes) == 0 {
 		return nil, fmt.Errorf("distribution: no runs to count")
 	}
@@ -167,7 +167,7 @@ func Build(outcomes []Outcome) (*Distribution, error) {
 // scoring rule (env.Grade) makes one: the verdict its checks give, or fail
 // (a verifier error fails a run whatever its checks say); its violations
 // the labels of its forbidden checks that did not hold.
-func (o Outcome) consistent() error {
+func (o Run) consistent() error {
 	if o.Verdict != env.Pass && o.Verdict != env.Fail && o.Verdict != env.Inconclusive {
 		return fmt.Errorf("verdict %q is not pass, fail or inconclusive", o.Verdict)
 	}

@@ -11,13 +11,13 @@ import (
 )
 
 // run builds a graded outcome from its checks, graded as the runner grades.
-func run(term string, checks ...Check) Outcome {
+func run(term string, checks ...Check) Run {
 	results := make([]env.CheckResult, len(checks))
 	for i, c := range checks {
 		results[i] = env.CheckResult{Label: c.Label, Kind: c.Kind, Passed: c.Passed}
 	}
 	s := env.Grade(results)
-	return Outcome{Verdict: s.Verdict, Termination: term, Checks: checks, Violations: s.Violations, Reward: s.Reward}
+	return Run{Verdict: s.Verdict, Termination: term, Checks: checks, Violations: s.Violations, Reward: s.Reward}
 }
 
 func req(label string, ok bool) Check  { return Check{label, env.Required, ok} }
@@ -26,7 +26,7 @@ func forb(label string, ok bool) Check { return Check{label, env.Forbidden, ok} 
 func cov(label string, ok bool) Check  { return Check{label, env.Coverage, ok} }
 
 func TestBuild(t *testing.T) {
-	outcomes := []Outcome{
+	outcomes := []Run{
 		run(Completed, req("stage set", true), opt("note added", true), forb("other deal changed", true)),
 		run(Completed, req("stage set", true), opt("note added", false), forb("other deal changed", true)),
 		run(Timeout, req("stage set", false), forb("other deal changed", false)),
@@ -68,21 +68,21 @@ func TestBuildRefuses(t *testing.T) {
 	good := run(Completed, req("done", true))
 	for _, c := range []struct {
 		name    string
-		mutate  func(*Outcome)
+		mutate  func(*Run)
 		wantErr string
 	}{
-		{"unknown verdict", func(o *Outcome) { o.Verdict = "error" }, `verdict "error" is not pass, fail or inconclusive`},
-		{"unknown termination", func(o *Outcome) { o.Termination = "crashed" }, `termination reason "crashed" is not one of`},
-		{"no termination", func(o *Outcome) { o.Termination = "" }, `termination reason "" is not one of`},
-		{"reward above 1", func(o *Outcome) { o.Reward = 1.5 }, "reward 1.5 is not between 0 and 1"},
-		{"negative reward", func(o *Outcome) { o.Reward = -0.1 }, "reward -0.1 is not between 0 and 1"},
-		{"NaN reward", func(o *Outcome) { o.Reward = math.NaN() }, "reward NaN is not between 0 and 1"},
-		{"unknown kind", func(o *Outcome) { o.Checks = []Check{{"done", "mandatory", true}} }, `has kind "mandatory"`},
-		{"pass with a failed required check", func(o *Outcome) { o.Checks = []Check{req("done", false)} }, "verdict is pass but its checks make it fail"},
-		{"pass without a required check", func(o *Outcome) { o.Checks = []Check{opt("nice", true)} }, "verdict is pass but its checks make it fail"},
-		{"inconclusive with complete coverage", func(o *Outcome) { o.Verdict = env.Inconclusive }, "verdict is inconclusive but its checks make it pass"},
-		{"violation without its check", func(o *Outcome) { o.Violations = []string{"leak"} }, `violations ["leak"] are not the forbidden checks that failed []`},
-		{"failed forbidden check not a violation", func(o *Outcome) {
+		{"unknown verdict", func(o *Run) { o.Verdict = "error" }, `verdict "error" is not pass, fail or inconclusive`},
+		{"unknown termination", func(o *Run) { o.Termination = "crashed" }, `termination reason "crashed" is not one of`},
+		{"no termination", func(o *Run) { o.Termination = "" }, `termination reason "" is not one of`},
+		{"reward above 1", func(o *Run) { o.Reward = 1.5 }, "reward 1.5 is not between 0 and 1"},
+		{"negative reward", func(o *Run) { o.Reward = -0.1 }, "reward -0.1 is not between 0 and 1"},
+		{"NaN reward", func(o *Run) { o.Reward = math.NaN() }, "reward NaN is not between 0 and 1"},
+		{"unknown kind", func(o *Run) { o.Checks = []Check{{"done", "mandatory", true}} }, `has kind "mandatory"`},
+		{"pass with a failed required check", func(o *Run) { o.Checks = []Check{req("done", false)} }, "verdict is pass but its checks make it fail"},
+		{"pass without a required check", func(o *Run) { o.Checks = []Check{opt("nice", true)} }, "verdict is pass but its checks make it fail"},
+		{"inconclusive with complete coverage", func(o *Run) { o.Verdict = env.Inconclusive }, "verdict is inconclusive but its checks make it pass"},
+		{"violation without its check", func(o *Run) { o.Violations = []string{"leak"} }, `violations ["leak"] are not the forbidden checks that failed []`},
+		{"failed forbidden check not a violation", func(o *Run) {
 			o.Verdict, o.Checks = env.Fail, []Check{req("done", true), forb("leak", false)}
 		}, `violations [] are not the forbidden checks that failed ["leak"]`},
 	} {
@@ -90,7 +90,7 @@ func TestBuildRefuses(t *testing.T) {
 			o := good
 			o.Checks = append([]Check(nil), good.Checks...)
 			c.mutate(&o)
-			_, err := Build([]Outcome{good, o})
+			_, err := Build([]Run{good, o})
 			if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), "run 2:") {
 				t.Fatalf("Build = %v, want an error on run 2 with %q", err, c.wantErr)
 			}
@@ -99,13 +99,13 @@ func TestBuildRefuses(t *testing.T) {
 	if _, err := Build(nil); err == nil {
 		t.Error("Build(nil): no error")
 	}
-	if _, err := Build(make([]Outcome, MaxRuns+1)); err == nil {
+	if _, err := Build(make([]Run, MaxRuns+1)); err == nil {
 		t.Error("Build of too many runs: no error")
 	}
 	// a fail is always possible: a verifier error fails a run whatever its checks say
 	failed := good
 	failed.Verdict = env.Fail
-	if _, err := Build([]Outcome{failed}); err != nil {
+	if _, err := Build([]Run{failed}); err != nil {
 		t.Errorf("a failed run with passing checks: %v", err)
 	}
 }
@@ -133,13 +133,13 @@ func TestRewardKey(t *testing.T) {
 // randomOutcomes makes n outcomes with random checks, graded as the runner
 // grades (some runs failing for a verifier error, some infrastructure
 // errors).
-func randomOutcomes(rng *rand.Rand, n int) []Outcome {
+func randomOutcomes(rng *rand.Rand, n int) []Run {
 	labels := []string{"a", "b", "c", "<&>", "ünïcode"}
 	kinds := []env.Kind{env.Required, env.OptionalKind, env.Forbidden, env.Coverage}
-	out := make([]Outcome, n)
+	out := make([]Run, n)
 	for i := range out {
 		if rng.IntN(10) == 0 {
-			out[i] = Outcome{Error: true}
+			out[i] = Run{Error: true}
 			continue
 		}
 		var checks []Check

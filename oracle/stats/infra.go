@@ -11,8 +11,8 @@ import (
 // infrastructure errors before the check is trouble: 10%.
 const DefaultMaxErrors = 0.10
 
-// Case is one case's distribution, by its key (env/agent/task).
-type Case struct {
+// KeyedDistribution is one case's distribution, by its key (env/agent/task).
+type KeyedDistribution struct {
 	Key  string
 	Dist *Distribution
 }
@@ -31,7 +31,7 @@ type Infra struct {
 // Infrastructure counts the infrastructure errors of cases. maxShare is the
 // share of runs that may be errors (DefaultMaxErrors unless the user gives
 // another), from 0 to 1.
-func Infrastructure(cases []Case, maxShare float64) (Infra, error) {
+func Infrastructure(cases []KeyedDistribution, maxShare float64) (Infra, error) {
 	if math.IsNaN(maxShare) || maxShare < 0 || maxShare > 1 {
 		return Infra{}, fmt.Errorf("infrastructure: the share of runs that may be errors is %v; give 0 to 1, such as 0.1", maxShare)
 	}

@@ -14,22 +14,22 @@ func TestInfrastructure(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		cases   []Case
+		cases   []KeyedDistribution
 		share   float64
 		trouble bool
 		wantErr string
 	}{
-		{"no errors", []Case{{"crm/m/T1", errs(10, 0)}, {"crm/m/T2", errs(10, 0)}}, DefaultMaxErrors, false, ""},
-		{"at the limit", []Case{{"crm/m/T1", errs(20, 2)}, {"crm/m/T2", errs(20, 2)}}, DefaultMaxErrors, false, ""},
-		{"over the limit", []Case{{"crm/m/T1", errs(20, 3)}, {"crm/m/T2", errs(20, 2)}}, DefaultMaxErrors, true,
+		{"no errors", []KeyedDistribution{{"crm/m/T1", errs(10, 0)}, {"crm/m/T2", errs(10, 0)}}, DefaultMaxErrors, false, ""},
+		{"at the limit", []KeyedDistribution{{"crm/m/T1", errs(20, 2)}, {"crm/m/T2", errs(20, 2)}}, DefaultMaxErrors, false, ""},
+		{"over the limit", []KeyedDistribution{{"crm/m/T1", errs(20, 3)}, {"crm/m/T2", errs(20, 2)}}, DefaultMaxErrors, true,
 			"infrastructure: 5 of 40 runs (12.5%) were errors, over the limit of 10%; check the model API"},
-		{"no error allowed", []Case{{"crm/m/T1", errs(20, 1)}}, 0, true, "1 of 20 runs (5%) were errors, over the limit of 0%"},
-		{"one case all errors", []Case{{"crm/m/T1", errs(10, 10)}, {"crm/m/T2", errs(100, 0)}, {"crm/m/T3", errs(100, 0)}}, DefaultMaxErrors, true,
+		{"no error allowed", []KeyedDistribution{{"crm/m/T1", errs(20, 1)}}, 0, true, "1 of 20 runs (5%) were errors, over the limit of 0%"},
+		{"one case all errors", []KeyedDistribution{{"crm/m/T1", errs(10, 10)}, {"crm/m/T2", errs(100, 0)}, {"crm/m/T3", errs(100, 0)}}, DefaultMaxErrors, true,
 			"infrastructure: every run of crm/m/T1 was an error; check the model API"},
-		{"many cases all errors", []Case{{"e/m/D", errs(2, 2)}, {"e/m/A", errs(2, 2)}, {"e/m/C", errs(2, 2)}, {"e/m/B", errs(2, 2)}}, 1, true,
+		{"many cases all errors", []KeyedDistribution{{"e/m/D", errs(2, 2)}, {"e/m/A", errs(2, 2)}, {"e/m/C", errs(2, 2)}, {"e/m/B", errs(2, 2)}}, 1, true,
 			"every run of 4 cases was an error (e/m/A, e/m/B, e/m/C and 1 more)"},
-		{"a key that needs quoting", []Case{{"e/m/\x1b[2J", errs(2, 2)}}, DefaultMaxErrors, true, `every run of "e/m/\x1b[2J" was an error`},
-		{"every error allowed", []Case{{"crm/m/T1", errs(10, 9)}}, 1, false, ""},
+		{"a key that needs quoting", []KeyedDistribution{{"e/m/\x1b[2J", errs(2, 2)}}, DefaultMaxErrors, true, `every run of "e/m/\x1b[2J" was an error`},
+		{"every error allowed", []KeyedDistribution{{"crm/m/T1", errs(10, 9)}}, 1, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in, err := Infrastructure(c.cases, c.share)
@@ -56,7 +56,7 @@ func TestInfrastructure(t *testing.T) {
 			t.Errorf("share %v: no error", share)
 		}
 	}
-	if _, err := Infrastructure([]Case{{Key: "x"}}, 0.1); err == nil {
+	if _, err := Infrastructure([]KeyedDistribution{{Key: "x"}}, 0.1); err == nil {
 		t.Error("a case without a distribution: no error")
 	}
 }

@@ -21,9 +21,9 @@ var terminations = []string{AgentError, Completed, MaxToolCalls, Timeout}
 // knownTermination reports whether reason is one of the runner's.
 func knownTermination(reason string) bool { return slices.Contains(terminations, reason) }
 
-// Outcome is one run of a case, as much of its result as a distribution
+// Run is one run of a case, as much of its result as a distribution
 // counts.
-type Outcome struct {
+type Run struct {
 	// Error is true when the run failed for the infrastructure (an
 	// unreachable model API, a 5xx that outlasted its retries, an exhausted
 	// quota, an exec: binary that does not exist): such a run is not graded,

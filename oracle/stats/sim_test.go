@@ -37,7 +37,7 @@ type simulation struct {
 	rates []float64
 }
 
-func (s simulation) run(t testing.TB) map[Verdict]int {
+func (s simulation) run(t testing.TB) map[Conclusion]int {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(s.seed, 0x5eed))
 	// Decide only reads distributions: one for each pass count will do
@@ -54,7 +54,7 @@ func (s simulation) run(t testing.TB) map[Verdict]int {
 		}
 		return dists[pass]
 	}
-	got := map[Verdict]int{}
+	got := map[Conclusion]int{}
 	pairs := make([]Pair, s.tasks)
 	for i := range pairs {
 		pairs[i].Task = fmt.Sprintf("T%03d", i)

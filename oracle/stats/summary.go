@@ -10,11 +10,11 @@ import (
 	"unicode"
 )
 
-// Summary is a decision in words: one line for a log or a status, and the
+// Explanation is a decision in words: one line for a log or a status, and the
 // lines that detail it. Labels and task names are quoted where they hold
 // anything but printable text; a renderer still escapes the text for its
 // format (HTML, XML, Markdown).
-type Summary struct {
+type Explanation struct {
 	// Line is the one-line summary, such as "regression: pass rate 0.81 →
 	// 0.62 (−19 points, 95% CI −27 to −11) over 24 tasks × 10 runs; TASK-007
 	// gained the forbidden effect "…" in 2 of 10 runs".
@@ -27,7 +27,7 @@ type Summary struct {
 
 // String is the multi-line summary: the line, then each detail indented by
 // two spaces, each line ending in a newline.
-func (s Summary) String() string {
+func (s Explanation) String() string {
 	var b strings.Builder
 	b.WriteString(s.Line + "\n")
 	for _, d := range s.Details {
@@ -44,7 +44,7 @@ const lineFindings = 2
 
 // Summary puts the decision in words. The same decision always gives the
 // same text.
-func (d *Decision) Summary() Summary {
+func (d *Decision) Summary() Explanation {
 	rates := fmt.Sprintf("pass rate %.2f → %.2f (%s, 95%% CI %s to %s) over %s × %s",
 		d.BaselineRate, d.CandidateRate, pointsText(d.Difference), signedPoints(d.Interval.Low), signedPoints(d.Interval.High),
 		plural(d.Tasks, "task"), d.Floor.runsText())
@@ -69,7 +69,7 @@ func (d *Decision) Summary() Summary {
 		}
 		line += "; " + f.phrase()
 	}
-	s := Summary{Line: line, Details: []string{}}
+	s := Explanation{Line: line, Details: []string{}}
 	for _, f := range d.Findings {
 		s.Details = append(s.Details, f.detail())
 	}
@@ -130,7 +130,7 @@ func (d *Decision) moved() []string {
 }
 
 // phrase is the finding in the one-line summary.
-func (f Finding) phrase() string {
+func (f Alarm) phrase() string {
 	if f.Kind == ForbiddenEffect {
 		return fmt.Sprintf("%s gained the forbidden effect %s in %d of %s", name(f.Task), strconv.Quote(f.Label), f.Candidate, plural(f.CandidateRuns, "run"))
 	}
@@ -138,7 +138,7 @@ func (f Finding) phrase() string {
 }
 
 // detail is the finding in the multi-line summary.
-func (f Finding) detail() string {
+func (f Alarm) detail() string {
 	if f.Kind == ForbiddenEffect {
 		return fmt.Sprintf("%s (baseline none of %d): a regression on its own", f.phrase(), f.BaselineRuns)
 	}

@@ -31,8 +31,8 @@ const (
 	VerifierError Mismatch = "verifier_error"
 )
 
-// Outcome is one candidate graded.
-type Outcome struct {
+// Graded is one candidate graded.
+type Graded struct {
 	Env              string      `json:"env"`
 	Task             string      `json:"task"`
 	Verifier         string      `json:"verifier"`
@@ -55,7 +55,7 @@ type Outcome struct {
 }
 
 // OK reports whether the verifier graded the candidate as labelled.
-func (o Outcome) OK() bool { return o.Mismatch == None }
+func (o Graded) OK() bool { return o.Mismatch == None }
 
 // TaskRef names a task of an environment.
 type TaskRef struct {
@@ -65,7 +65,7 @@ type TaskRef struct {
 
 // Report is the outcome of a verifier test run.
 type Report struct {
-	Outcomes []Outcome `json:"outcomes"`
+	Outcomes []Graded `json:"outcomes"`
 	// Untested are the selected tasks without a candidate file.
 	Untested []TaskRef `json:"untested"`
 }

@@ -117,15 +117,15 @@ func verifierNames(e env.Environment) map[string]string {
 }
 
 // play runs one candidate and classifies its outcome.
-func play(ctx context.Context, e env.Environment, t env.Task, c Candidate, cfg runner.Config) (Outcome, error) {
+func play(ctx context.Context, e env.Environment, t env.Task, c Candidate, cfg runner.Config) (Graded, error) {
 	cfg.Agent = "candidate:" + c.Name
 	cfg.ResultOnly = true
 	ro, err := runner.Run(ctx, e, t, runner.ScriptAgent(c.Script()), cfg)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("candidate %q of %s %s: %w", c.Name, e.Name(), t.ID, err)
+		return Graded{}, fmt.Errorf("candidate %q of %s %s: %w", c.Name, e.Name(), t.ID, err)
 	}
 	res := ro.Result
-	o := Outcome{
+	o := Graded{
 		Env: e.Name(), Task: t.ID, Verifier: t.VerifierID,
 		Name: c.Name, Why: c.Why,
 		Expect: c.Expect, Got: res.Verdict,
@@ -143,7 +143,7 @@ func play(ctx context.Context, e env.Environment, t env.Task, c Candidate, cfg r
 // classify names what is wrong with an outcome, most severe first: a
 // verifier error, a false pass, a false fail, another verdict, other
 // violations, other tool errors.
-func classify(o Outcome) (Mismatch, string) {
+func classify(o Graded) (Mismatch, string) {
 	switch {
 	case o.Error != "":
 		return VerifierError, "the rollout was graded with an error: " + o.Error

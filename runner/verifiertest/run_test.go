@@ -61,13 +61,13 @@ func toyEnv(t *testing.T, check func(final, initial *toyState, c env.VerifyConte
 	return e
 }
 
-func outcomes(t *testing.T, e env.Environment) map[string]Outcome {
+func outcomes(t *testing.T, e env.Environment) map[string]Graded {
 	t.Helper()
 	r, err := Run(context.Background(), e, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]Outcome{}
+	out := map[string]Graded{}
 	for _, o := range r.Outcomes {
 		out[o.Name] = o
 	}

@@ -39,13 +39,13 @@ func without(kind env.Kind) func([]env.CheckResult) []env.CheckResult {
 	}
 }
 
-func run(t *testing.T, e env.Environment) (*verifiertest.Report, map[string]verifiertest.Outcome) {
+func run(t *testing.T, e env.Environment) (*verifiertest.Report, map[string]verifiertest.Graded) {
 	t.Helper()
 	r, err := verifiertest.Run(context.Background(), e, verifiertest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]verifiertest.Outcome{}
+	byName := map[string]verifiertest.Graded{}
 	for _, o := range r.Outcomes {
 		byName[o.Task+"/"+o.Name] = o
 	}
