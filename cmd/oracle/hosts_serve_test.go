@@ -25,12 +25,7 @@ func TestServeHost(t *testing.T) {
 	if err := copyDir(filepath.Join("..", "..", "fixtures", "py", "tickets"), filepath.Join(dir, ".silo", "environments", "tickets")); err != nil {
 		t.Fatal(err)
 	}
-	cmd := oracleCmd(dir, "serve", "--env", "tickets", "--task", "TASK-001")
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := serveClient(t, &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", "tickets", "--task", "TASK-001")})
 	defer cs.Close()
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {

@@ -116,7 +116,13 @@ func (r *reviewTerm) answer(prompts, confirms int, answer string) {
 // wait waits for review to end and returns all it wrote.
 func (r *reviewTerm) wait() string {
 	r.t.Helper()
-	if err := r.cmd.Wait(); err != nil {
+	return r.ended(r.cmd.Wait())
+}
+
+// ended is what review wrote once it has exited with err.
+func (r *reviewTerm) ended(err error) string {
+	r.t.Helper()
+	if err != nil {
 		r.t.Fatalf("review: %v\n%s", err, r.out.String())
 	}
 	select {
@@ -138,15 +144,7 @@ func (r *reviewTerm) answerEach(answer string) string {
 	for answered := 0; ; {
 		select {
 		case err := <-done:
-			if err != nil {
-				r.t.Fatalf("review: %v\n%s", err, r.out.String())
-			}
-			select {
-			case <-r.copied:
-			case <-time.After(time.Minute):
-				r.t.Fatalf("the terminal did not close; output:\n%s", r.out.String())
-			}
-			return r.out.String()
+			return r.ended(err)
 		case <-deadline:
 			r.t.Fatalf("review did not end; output:\n%s", r.out.String())
 		case <-time.After(20 * time.Millisecond):

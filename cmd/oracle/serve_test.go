@@ -28,13 +28,7 @@ func TestServeStdio(t *testing.T) {
 	dir := t.TempDir()
 	connect := func(t *testing.T) *mcp.ClientSession {
 		t.Helper()
-		cmd := oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task)
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
-			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
+		return serveClient(t, &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task)})
 	}
 	mcptest.Scenario(t, connect, filepath.Join(dir, ".silo", "runs"), nil)
 
@@ -95,12 +89,7 @@ func TestServeHTTP(t *testing.T) {
 	}()
 	connect := func(t *testing.T) *mcp.ClientSession {
 		t.Helper()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
-			Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
+		return serveClient(t, &mcp.StreamableClientTransport{Endpoint: url})
 	}
 	// stopping the server ends the rollouts in progress and writes them
 	settle := func() {
@@ -149,11 +138,7 @@ func TestListToolsMCPIsWhatServeLists(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &listed); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", "crm", "--task", "TASK-001")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs := serveClient(t, &mcp.CommandTransport{Command: oracleCmd(dir, "serve", "--env", "crm", "--task", "TASK-001")})
 	defer cs.Close()
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
@@ -219,4 +204,15 @@ func TestServeTypeScriptClient(t *testing.T) {
 			break
 		}
 	}
+}
+
+// serveClient connects an MCP client session to oracle serve through
+// transport.
+func serveClient(t *testing.T, transport mcp.Transport) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).Connect(context.Background(), transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
 }
