@@ -14,7 +14,6 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/gctune"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/urfave/cli/v2"
 )
 
@@ -276,14 +275,20 @@ func project(c *cli.Context) (string, error) {
 	return dir, checkProjectDir(dir, c.App.Name)
 }
 
-// checkProjectDir is oracle.CheckProjectDir with the flag that names the
-// folder when it does not exist, and program's command that makes one.
+// checkProjectDir refuses a project folder dir that is not an existing
+// folder; when it does not exist, the error names the flag that gives the
+// folder and program's command that makes one.
 func checkProjectDir(dir, program string) error {
-	err := oracle.CheckProjectDir(dir)
-	if errors.Is(err, oracle.ErrNoProject) && errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w; give the folder that holds .silo with --dir (or -C), or make one with %s init", err, program)
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("no project folder %s; give the folder that holds .silo with --dir (or -C), or make one with %s init", dir, program)
+	case err != nil:
+		return fmt.Errorf("no project folder %s: %w", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("no project folder %s: not a folder", dir)
 	}
-	return err
+	return nil
 }
 
 // resolveProjectDir reads --dir from the command line: the innermost one given.

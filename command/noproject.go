@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,8 +16,7 @@ const siloDir = ".silo"
 // noProjectError is a project folder that holds no .silo, given to a
 // command that reads what only a project holds: its baselines (check) or
 // its pending artifacts (review, accept, reject). Rather than every case
-// missing or nothing pending, the command says so. It matches
-// oracle.ErrNoProject.
+// missing or nothing pending, the command says so.
 type noProjectError struct {
 	dir     string // the project folder, as given
 	nearest string // the nearest folder above it that holds .silo, if any
@@ -41,8 +39,6 @@ func (e *noProjectError) Error() string {
 	}
 	return fmt.Sprintf("%s; give the folder that holds %s with --dir (or -C)%s", msg, siloDir, fix)
 }
-
-func (e *noProjectError) Is(target error) bool { return target == oracle.ErrNoProject }
 
 // comparesBaselines reports whether the command c runs compares cases with
 // the project's baselines (check), and so needs a project: a folder with

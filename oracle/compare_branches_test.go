@@ -28,7 +28,7 @@ func TestCompareBranches(t *testing.T) {
 		oldR, newR       *float64
 		oldErrors        int
 		files            []string
-		checks           []CheckState
+		checks           []CheckChange
 		newErrs, goneErr int
 	}
 	tests := []struct {
@@ -43,32 +43,32 @@ func TestCompareBranches(t *testing.T) {
 		{"the same", &frozen, frozen, false, want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
 		{"a regression", &frozen, baseline.Entry{Result: result("fail", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
 			want{status: StatusChanged, label: LabelRegression, oldV: env.Pass, newV: env.Fail, oldR: &one, newR: &half, oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckState{{Label: "L", Kind: "required", Was: &yes, Now: &no}}}},
+				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &no}}}},
 		{"an improvement", &baseline.Entry{Result: result("inconclusive", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, frozen, false,
 			want{status: StatusChanged, label: LabelImprovement, oldV: env.Inconclusive, newV: env.Pass, oldR: &half, newR: &one, oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckState{{Label: "L", Kind: "required", Was: &no, Now: &yes}}}},
+				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &yes}}}},
 		{"fail to inconclusive is no label", &baseline.Entry{Result: result("fail", "0", fail)}, baseline.Entry{Result: result("inconclusive", "0", fail)}, false,
 			want{status: StatusChanged, oldV: env.Fail, newV: env.Inconclusive, oldR: new(float64), newR: new(float64), oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckState{{Label: "L", Kind: "required", Was: &no, Now: &no}}}},
+				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &no}}}},
 		{"only calls.json changed: a new tool error", &frozen, baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff, Calls: calls("a {} !x")}, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
-				files: []string{"calls.json"}, checks: []CheckState{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, newErrs: 1}},
+				files: []string{"calls.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, newErrs: 1}},
 		{"only calls.json changed: an error gone", &baseline.Entry{Result: frozen.Result, Calls: calls("a {} !x")}, baseline.Entry{Result: frozen.Result, Calls: calls("a {} 1")}, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
-				files: []string{"calls.json"}, checks: []CheckState{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, goneErr: 1}},
+				files: []string{"calls.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, goneErr: 1}},
 		{"a file the baseline lacks, and nothing else", &baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff}, frozen, false,
 			want{status: StatusMissing, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"calls.json"}}},
 		{"a file the baseline lacks, and a change", &baseline.Entry{Result: frozen.Result, StateDiff: []byte("{\"x\":1}\n")}, frozen, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"state-diff.json", "calls.json"},
-				checks: []CheckState{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}}},
+				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}}},
 		{"only result.json pending, the same", &frozen, baseline.Entry{Result: frozen.Result}, false,
 			want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
 		{"nothing pending but calls.json", &frozen, baseline.Entry{Calls: calls("a {} 2")}, false,
 			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"calls.json"},
-				checks: []CheckState{{Label: "L", Kind: "required", Was: &yes}}}},
+				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 		{"a result without a verdict reads the baseline's", &frozen, baseline.Entry{Result: []byte("{}\n"), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
 			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"result.json"},
-				checks: []CheckState{{Label: "L", Kind: "required", Was: &yes}}}},
+				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,9 +62,9 @@ func (m MemberDiff) Name() string {
 // FieldDiff is one field change of a member, by path, as the baseline and
 // the fresh run record it; nil on the side that does not change the field.
 type FieldDiff struct {
-	Path string       `json:"path"`
-	Was  *FieldChange `json:"was,omitempty"`
-	Now  *FieldChange `json:"now,omitempty"`
+	Path string            `json:"path"`
+	Was  *statediff.Change `json:"was,omitempty"`
+	Now  *statediff.Change `json:"now,omitempty"`
 	// FromWords and ToWords are word diffs of the string values the two
 	// sides record, when both are strings and differ.
 	FromWords []Span `json:"fromWords,omitempty"`
@@ -83,19 +83,11 @@ func (f FieldDiff) What() string {
 	return "changed differently"
 }
 
-// FieldChange is one field change of a state diff: what happened at the
-// path and the values before and after.
-type FieldChange struct {
-	Op   string          `json:"op"`
-	From json.RawMessage `json:"from,omitempty"`
-	To   json.RawMessage `json:"to,omitempty"`
-}
-
 // memberSide is what one side's state diff says of one member.
 type memberSide struct {
 	list   string
 	value  json.RawMessage
-	fields map[string]*FieldChange
+	fields map[string]*statediff.Change
 }
 
 // diffMembers compares two state-diff.json files member by member. It
@@ -145,7 +137,7 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 	if b != nil {
 		m.Now = b.list
 	}
-	var af, bf map[string]*FieldChange
+	var af, bf map[string]*statediff.Change
 	if a != nil {
 		af = a.fields
 	}
@@ -174,7 +166,7 @@ func diffMember(k [2]string, a, b *memberSide) (MemberDiff, bool) {
 	return m, len(m.Fields) > 0 || len(m.Value) > 0 || m.OldValue != nil || m.NewValue != nil
 }
 
-func diffFields(a, b map[string]*FieldChange) []FieldDiff {
+func diffFields(a, b map[string]*statediff.Change) []FieldDiff {
 	paths := map[string]bool{}
 	for p := range a {
 		paths[p] = true
@@ -217,7 +209,7 @@ func decodeMembers(data []byte) (map[[2]string]*memberSide, bool) {
 		return true
 	}
 	for _, c := range d.Scalars {
-		if c.Field == "" || !add([2]string{"", c.Field}, &memberSide{list: "changed", fields: map[string]*FieldChange{"": fieldChange(c)}}) {
+		if c.Field == "" || !add([2]string{"", c.Field}, &memberSide{list: "changed", fields: map[string]*statediff.Change{"": fieldChange(c)}}) {
 			return nil, false
 		}
 	}
@@ -236,7 +228,7 @@ func decodeMembers(data []byte) (map[[2]string]*memberSide, bool) {
 			}
 		}
 		for _, m := range coll.Changed {
-			fields := map[string]*FieldChange{}
+			fields := map[string]*statediff.Change{}
 			for _, c := range m.Changes {
 				if _, dup := fields[c.Path]; dup {
 					return nil, false
@@ -251,8 +243,8 @@ func decodeMembers(data []byte) (map[[2]string]*memberSide, bool) {
 	return out, true
 }
 
-func fieldChange(c statediff.Change) *FieldChange {
-	f := &FieldChange{Op: string(c.Op)}
+func fieldChange(c statediff.Change) *statediff.Change {
+	f := &statediff.Change{Op: c.Op} // Field and Path are the member diff's
 	if c.From != nil {
 		f.From = compactRaw(c.From)
 	}

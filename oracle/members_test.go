@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -13,7 +14,7 @@ import (
 // field; "op from>to" otherwise), the one-sided values and the value
 // changes.
 func memberLines(members []MemberDiff) []string {
-	side := func(c *FieldChange) string {
+	side := func(c *statediff.Change) string {
 		if c == nil {
 			return "-"
 		}
@@ -208,7 +209,7 @@ func TestMemberWords(t *testing.T) {
 			t.Errorf("%+v: What %q, want %q", tt.m, got, tt.what)
 		}
 	}
-	c := &FieldChange{Op: "add"}
+	c := &statediff.Change{Op: "add"}
 	for _, tt := range []struct {
 		f    FieldDiff
 		want string

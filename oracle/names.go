@@ -30,12 +30,5 @@ const (
 	TracesDir = ".silo/traces"
 )
 
-// The errors a selection is matched by (errors.Is).
-var (
-	// ErrNothingSelected is returned when a selection holds no case.
-	ErrNothingSelected = errors.New("no case matches")
-
-	// ErrNoProject is matched by every error of a project folder that
-	// cannot be used (CheckProjectDir).
-	ErrNoProject = errors.New("no project folder")
-)
+// ErrNothingSelected is returned when a selection holds no case.
+var ErrNothingSelected = errors.New("no case matches")

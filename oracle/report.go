@@ -70,8 +70,9 @@ type CaseReport struct {
 	// (the fresh trace only).
 	ToolErrorsFrom string `json:"toolErrorsFrom,omitempty"`
 	// Checks are the checks of a changed case, as the baseline and the
-	// fresh run grade them.
-	Checks []CheckState `json:"checks,omitempty"`
+	// fresh run grade them: label, kind, Was and Now (the Story details
+	// those that moved).
+	Checks []CheckChange `json:"checks,omitempty"`
 	// Redacted says what the environment's redaction rules redacted in the
 	// fresh artifacts of a case that ran and agreed; nil when it declares
 	// none for them.

@@ -1,12 +1,9 @@
 package oracle
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"iter"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -367,37 +364,6 @@ type ExecAgentError struct {
 }
 
 func (e *ExecAgentError) Error() string { return "agent " + e.Agent + " is an exec agent" }
-
-// projectDirError reports a project folder that cannot be used: it is
-// ErrNoProject, and fs.ErrNotExist too when the folder does not exist.
-type projectDirError struct {
-	dir string
-	err error // why it cannot be used
-}
-
-func (e *projectDirError) Error() string {
-	if errors.Is(e.err, fs.ErrNotExist) {
-		return "no project folder " + e.dir
-	}
-	return fmt.Sprintf("no project folder %s: %v", e.dir, e.err)
-}
-
-func (e *projectDirError) Unwrap() []error { return []error{ErrNoProject, e.err} }
-
-// CheckProjectDir returns an error matching ErrNoProject when dir is not
-// an existing folder, and fs.ErrNotExist too when it does not exist.
-func CheckProjectDir(dir string) error {
-	info, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &projectDirError{dir: dir, err: fs.ErrNotExist}
-	case err != nil:
-		return &projectDirError{dir: dir, err: err}
-	case !info.IsDir():
-		return &projectDirError{dir: dir, err: errors.New("not a folder")}
-	}
-	return nil
-}
 
 func hasEnv(envs []env.Environment, name string) bool {
 	_, err := env.FindEnv(envs, name)

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -287,32 +286,5 @@ func TestSelectRefusesTwoSources(t *testing.T) {
 	_, err = Select(dir, envs, Selection{}, storedKeys())
 	if err == nil || !strings.Contains(err.Error(), "its run_start names ledger/TASK-002, its path ledger/TASK-001; move the trace to the folder of its case or delete it") {
 		t.Errorf("error %v", err)
-	}
-}
-
-// TestCheckProjectDirDescribesTheValue: the library error names the folder,
-// never a flag; command adds the flag that gave it.
-func TestCheckProjectDirDescribesTheValue(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "f")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		dir     string
-		missing bool
-		want    string
-	}{
-		{filepath.Join(dir, "nothing"), true, "no project folder " + filepath.Join(dir, "nothing")},
-		{file, false, "no project folder " + file + ": not a folder"},
-	}
-	for _, tt := range tests {
-		err := CheckProjectDir(tt.dir)
-		if !errors.Is(err, ErrNoProject) {
-			t.Fatalf("CheckProjectDir(%s) = %v, want an error matching ErrNoProject", tt.dir, err)
-		}
-		if missing := errors.Is(err, fs.ErrNotExist); missing != tt.missing || err.Error() != tt.want {
-			t.Errorf("CheckProjectDir(%s) = %q (missing %v), want %q (missing %v)", tt.dir, err, missing, tt.want, tt.missing)
-		}
 	}
 }

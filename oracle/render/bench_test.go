@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // benchReport is a report of n changed cases, each a replaced answer with
@@ -28,7 +29,7 @@ func benchReport(n int) *oracle.Report {
 				}},
 				{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{{Collection: "opportunities", ID: "OPP-004",
 					Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{{Path: "/stageEnteredDate",
-						Now: &oracle.FieldChange{Op: "replace", From: quote("2026-01-28"), To: quote("2026-04-13")}}}}}},
+						Now: &statediff.Change{Op: "replace", From: quote("2026-01-28"), To: quote("2026-04-13")}}}}}},
 				{File: "calls.json", State: oracle.FileChanged, Changes: []oracle.Change{
 					{Op: oracle.ChangeReplace, Path: "/0/output/weightedAmount", Call: "#1 weighted_pipeline output /weightedAmount", From: []byte("479659.5"), To: []byte("742719")},
 					{Op: oracle.ChangeAdd, Path: "/1", Call: "#2 get_opportunity", To: []byte(`{"tool":"get_opportunity","input":{"opportunityId":"OPP-999"},"error":{"code":"not_found","message":"No opportunity OPP-999"}}`)},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // sameChanges groups the changed cases of a report whose change is the
@@ -195,12 +196,12 @@ func (d *digester) changes(cs []oracle.Change) {
 	}
 }
 
-func (d *digester) field(f *oracle.FieldChange) {
+func (d *digester) field(f *statediff.Change) {
 	if f == nil {
 		d.n(-1)
 		return
 	}
-	d.str(f.Op)
+	d.str(string(f.Op))
 	d.raw(f.From)
 	d.raw(f.To)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // foreign marks the start of every string of a hostile report: a line of
@@ -77,10 +78,10 @@ func hostileReport(parts ...string) *oracle.Report {
 			{Op: oracle.ChangeReplace, Path: "", From: obj(), To: obj()},
 		}, Members: []oracle.MemberDiff{
 			{Collection: next(), ID: next(), Was: next(), Now: next(), Fields: []oracle.FieldDiff{
-				{Path: next(), Was: &oracle.FieldChange{Op: next(), From: str(), To: obj()}, Now: &oracle.FieldChange{Op: next(), From: obj(), To: str()}},
-				{Path: next(), Was: &oracle.FieldChange{Op: "replace", From: str(), To: str()}, Now: &oracle.FieldChange{Op: "replace", From: str(), To: str()}, FromWords: words, ToWords: words},
-				{Path: next(), Now: &oracle.FieldChange{Op: "add", To: obj()}},
-				{Path: next(), Was: &oracle.FieldChange{Op: "remove", From: obj()}},
+				{Path: next(), Was: &statediff.Change{Op: statediff.Op(next()), From: str(), To: obj()}, Now: &statediff.Change{Op: statediff.Op(next()), From: obj(), To: str()}},
+				{Path: next(), Was: &statediff.Change{Op: "replace", From: str(), To: str()}, Now: &statediff.Change{Op: "replace", From: str(), To: str()}, FromWords: words, ToWords: words},
+				{Path: next(), Now: &statediff.Change{Op: "add", To: obj()}},
+				{Path: next(), Was: &statediff.Change{Op: "remove", From: obj()}},
 			}},
 			{Collection: next(), ID: next(), Now: "added", NewValue: obj()},
 			{ID: next(), Was: "removed", OldValue: obj(), Value: []oracle.Change{{Op: oracle.ChangeReplace, Path: next(), From: str(), To: str()}}},
@@ -89,7 +90,7 @@ func hostileReport(parts ...string) *oracle.Report {
 	changed := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusChanged,
 		Label: oracle.LabelRegression, OldVerdict: env.Verdict(next()), NewVerdict: env.Verdict(next()), OldReward: &one, NewReward: &half,
 		Violations: []string{next(), next()}, NewToolErrors: tes(), GoneToolErrors: tes(), ToolErrors: tes(), OldToolErrors: 3, ToolErrorsFrom: next(),
-		Checks: []oracle.CheckState{{Label: next(), Kind: next(), Was: &yes, Now: &no}},
+		Checks: []oracle.CheckChange{{Label: next(), Kind: next(), Was: &yes, Now: &no}},
 		Story: &oracle.Story{Checks: []oracle.CheckChange{
 			{Label: next(), Kind: next(), OldKind: next(), Was: &yes, Now: &no, NewDetail: newDetail, OldDetail: &oldDetail, Words: oracle.WordDiff(oldDetail+" same", newDetail+" same")},
 			{Label: next(), Kind: next(), Was: &no, Now: &no, NewDetail: next(), OldDetail: &oldDetail},

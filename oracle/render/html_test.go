@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 )
@@ -33,7 +34,7 @@ func sampleReport() *oracle.Report {
 				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date", Folded: true},
 				{Op: oracle.ChangeReplace, Path: "/deals", From: []byte(`{"deals":[` + strings.Repeat(`{"id":"OPP-001","amount":1000},`, 8) + `{"id":"OPP-LAST","amount":1}]}`), To: []byte(`{"deals":[]}`)},
 			}, Invisible: []oracle.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
-			Checks: []oracle.CheckState{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			Checks: []oracle.CheckChange{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
 			Story: &oracle.Story{Checks: []oracle.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
 				NewDetail: "no close date in the answer"}}},
 			ToolErrors: []oracle.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
@@ -41,7 +42,7 @@ func sampleReport() *oracle.Report {
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
 			Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
 				{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
-					{Path: "/priority", Now: &oracle.FieldChange{Op: "replace", From: quote("urgent"), To: quote("high")}}}},
+					{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high")}}}},
 			}}}},
 		{Case: "crm/solver/TASK-003", Env: "crm", Agent: "solver", Task: "TASK-003", Status: oracle.StatusMissing},
 		{Case: "crm/solver/TASK-004", Env: "crm", Agent: "solver", Task: "TASK-004", Status: oracle.StatusUnchanged},

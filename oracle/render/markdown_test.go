@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/google/go-cmp/cmp"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -169,13 +170,13 @@ func TestMarkdownMembers(t *testing.T) {
 	r := &oracle.Report{Cases: []*oracle.CaseReport{{Case: "e/a/T", Env: "e", Agent: "a", Task: "T", Status: oracle.StatusChanged,
 		Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
 			{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
-				{Path: "/priority", Now: &oracle.FieldChange{Op: "replace", From: quote("urgent"), To: quote("high | `low`")}},
-				{Path: "/note", Was: &oracle.FieldChange{Op: "replace", From: quote("none"), To: quote(oldNote)},
-					Now: &oracle.FieldChange{Op: "replace", From: quote("none"), To: quote(newNote)}, ToWords: oracle.WordDiff(oldNote, newNote)},
-				{Path: "/status", Was: &oracle.FieldChange{Op: "replace", From: quote("open"), To: quote("pending")},
-					Now: &oracle.FieldChange{Op: "replace", From: quote("open"), To: quote("closed")}, ToWords: oracle.WordDiff("pending", "closed")},
-				{Path: "/count", Was: &oracle.FieldChange{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("2")},
-					Now: &oracle.FieldChange{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("3")}},
+				{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high | `low`")}},
+				{Path: "/note", Was: &statediff.Change{Op: "replace", From: quote("none"), To: quote(oldNote)},
+					Now: &statediff.Change{Op: "replace", From: quote("none"), To: quote(newNote)}, ToWords: oracle.WordDiff(oldNote, newNote)},
+				{Path: "/status", Was: &statediff.Change{Op: "replace", From: quote("open"), To: quote("pending")},
+					Now: &statediff.Change{Op: "replace", From: quote("open"), To: quote("closed")}, ToWords: oracle.WordDiff("pending", "closed")},
+				{Path: "/count", Was: &statediff.Change{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("2")},
+					Now: &statediff.Change{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("3")}},
 			}},
 		}}}}}}
 	var md bytes.Buffer

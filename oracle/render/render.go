@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // SummaryLine counts a report's cases in one line.
@@ -283,7 +284,7 @@ func sideSegs(a, b json.RawMessage, words []oracle.Span, maxValue int) []seg {
 // fieldSegs renders one field change of a state diff: from → to, the value
 // before the rollout as an old value and the one after as a new value, or
 // what was added or removed.
-func fieldSegs(f *oracle.FieldChange, maxValue int) []seg {
+func fieldSegs(f *statediff.Change, maxValue int) []seg {
 	if f == nil {
 		return nil // neither side changes the field (a hand-made report)
 	}
