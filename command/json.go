@@ -13,13 +13,14 @@ import (
 // of its "formatVersion" member. Its schemas are under docs/schemas/.
 const FormatVersion = 1
 
-// writeJSON prints v as indented JSON.
+// writeJSON prints v as indented JSON, the characters a terminal would act
+// on escaped (canon.VisibleJSON).
 func writeJSON(w io.Writer, v any) error {
 	b, err := canon.Marshal(v)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
+	_, err = w.Write(canon.VisibleJSON(b))
 	return err
 }
 

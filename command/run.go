@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -215,15 +214,10 @@ type runJSON struct {
 }
 
 func printRunJSON(w io.Writer, o *runner.Outcome, agent string, sandbox runner.SandboxMode, dir string) error {
-	b, err := canon.Marshal(runJSON{FormatVersion: FormatVersion,
+	return writeJSON(w, runJSON{FormatVersion: FormatVersion,
 		Environment: o.Environment, Task: o.Task.ID, Agent: agent, Sandbox: sandbox, RunID: o.RunID, RunDir: dir,
 		Result: o.Result, StateDiff: o.Artifacts.StateDiff,
 	})
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
 
 // sandboxOf is how agent is contained (bwrap or none) when it is an exec

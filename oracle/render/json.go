@@ -13,13 +13,15 @@ import (
 // JSON writes the report as canonical JSON (sorted keys, two-space indent,
 // a final newline): the form oracle.ReadReport reads back, so that the
 // reports of shards can be merged. Its bytes depend on nothing but the
-// report: two checks of the same cases give the same file.
+// report: two checks of the same cases give the same file. Characters a
+// terminal or a CI log would act on are written as \uXXXX escapes
+// (canon.VisibleJSON): the same strings, to any JSON reader.
 func JSON(w io.Writer, r *oracle.Report, _ Options) error {
 	b, err := canon.Marshal(r)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
+	_, err = w.Write(canon.VisibleJSON(b))
 	return err
 }
 
@@ -44,7 +46,7 @@ func (s *jsonWriter) Case(cr *oracle.CaseReport) error {
 		s.scratch = append(s.scratch, ",\n"...)
 	}
 	s.scratch = append(s.scratch, "    "...)
-	if s.scratch, err = canon.AppendIndent(s.scratch, compact, "    ", "  "); err != nil {
+	if s.scratch, err = canon.AppendIndent(s.scratch, canon.VisibleJSON(compact), "    ", "  "); err != nil {
 		return err
 	}
 	s.n++
@@ -58,6 +60,7 @@ func (s *jsonWriter) Finish(w io.Writer, r *oracle.Report) error {
 	if err != nil {
 		return err
 	}
+	head = canon.VisibleJSON(head)
 	const empty = "[]\n}\n" // the cases, last in the report, and its end
 	if !bytes.HasSuffix(head, []byte(empty)) {
 		return fmt.Errorf("json report: its cases are not last (%q)", head[max(0, len(head)-20):])
