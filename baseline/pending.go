@@ -156,11 +156,25 @@ type Accepted struct {
 // error while the store is as it was. Past that it stops at the first
 // error and returns what it did until then.
 func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
+	return s.AcceptExpecting(p, keys, nil)
+}
+
+// AcceptExpecting is Accept for artifacts that were compared with known
+// baselines: want gives the hash (HashEntry) each key's baseline had then.
+// Under the store's lock, before anything is written, every key whose
+// baseline's hash is now another is looked for: when there is any, nothing
+// is written and the error is a *Moved naming them all.
+func (s *Store) AcceptExpecting(p *Pending, keys []Key, want map[Key]string) ([]Accepted, error) {
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if moved, err := s.moved(keys, want); err != nil {
+		return nil, err
+	} else if len(moved) > 0 {
+		return nil, &Moved{Keys: moved}
+	}
 	type pending struct {
 		e        Entry
 		obsolete bool
