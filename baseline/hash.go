@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -103,8 +104,9 @@ func (m *Moved) Error() string {
 }
 
 // moved lists the keys of keys whose baseline's hash is not want's for it
-// (a key want does not hold is not looked at).
-func (s *Store) moved(keys []Key, want map[Key]string) ([]Key, error) {
+// (a key want does not hold is not looked at), unless accepting what p
+// holds for it would write nothing: a report accepted a second time.
+func (s *Store) moved(p *Pending, keys []Key, want map[Key]string) ([]Key, error) {
 	var out []Key
 	for _, k := range keys {
 		h, ok := want[k]
@@ -115,13 +117,46 @@ func (s *Store) moved(keys []Key, want map[Key]string) ([]Key, error) {
 		if err != nil {
 			return nil, err
 		}
-		if now != h {
+		if now == h {
+			continue
+		}
+		done, err := s.holds(p, k, now)
+		if err != nil {
+			return nil, err
+		}
+		if !done {
 			out = append(out, k)
 		}
 	}
 	return out, nil
 }
 
+// holds reports whether the store already holds what p holds for k, whose
+// baseline's hash is now: accepting it would write and remove nothing.
+func (s *Store) holds(p *Pending, k Key, now string) (bool, error) {
+	e, obsolete, err := p.Read(k)
+	if err != nil {
+		return false, err
+	}
+	if obsolete {
+		return now == NoBaselineHash, nil
+	}
+	for _, name := range Files {
+		data := e.File(name)
+		if data == nil {
+			continue
+		}
+		old, err := s.readArtifact(s.Path(k, name), data, s.checkPath)
+		if err != nil || !bytes.Equal(old, data) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
 // Moved lists the keys of keys whose baseline's hash is no longer the one
-// want gives for it, in the order of keys: AcceptExpecting refuses them.
-func (s *Store) Moved(keys []Key, want map[Key]string) ([]Key, error) { return s.moved(keys, want) }
+// want gives for it and that accepting what p holds would change, in the
+// order of keys: AcceptExpecting refuses them.
+func (s *Store) Moved(p *Pending, keys []Key, want map[Key]string) ([]Key, error) {
+	return s.moved(p, keys, want)
+}

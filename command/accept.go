@@ -173,10 +173,11 @@ func acceptCommand(envs Environments) *cli.Command {
 
 // accept is oracle accept.
 func accept(c *cli.Context, envs Environments) error {
-	p, own, err := pendingSource(c)
+	src, err := pendingSource(c)
 	if err != nil {
 		return err
 	}
+	p, own := src.p, src.own
 	keys, err := pendingKeys(p, c.Args().Slice())
 	if err != nil {
 		return withDistributionHint(c, err)
@@ -191,6 +192,19 @@ func accept(c *cli.Context, envs Environments) error {
 		return err
 	}
 	store := openStore(c, dir)
+	var want map[baseline.Key]string // the baselines the report compared with
+	if !own && len(keys) > 0 {
+		if want, err = src.compared(c, keys); err != nil {
+			return err
+		}
+		moved, err := store.Moved(p, keys, want)
+		if err != nil {
+			return err
+		}
+		if err := src.refuseMoved(c, moved); err != nil {
+			return err
+		}
+	}
 	changes, err := verdictChanges(store, p, keys)
 	if err != nil {
 		return err
@@ -214,10 +228,14 @@ func accept(c *cli.Context, envs Environments) error {
 			}
 		}
 	}
-	acc, err := store.Accept(p, keys)
+	acc, err := store.AcceptExpecting(p, keys, want)
+	if m, ok := errors.AsType[*baseline.Moved](err); ok {
+		// recorded while accept looked: still nothing written
+		return src.refuseMoved(c, m.Keys)
+	}
 	var dists distGroups // of the report, never in its fresh artifacts
 	if !own {
-		dists = reportDistributions(c.String("from"))
+		dists = reportDistributions(src.report)
 		dists.print(c.App.ErrWriter, c.App.Name, "not accepted: ", nil)
 	}
 	var dropped []string

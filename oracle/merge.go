@@ -28,6 +28,13 @@ func readReportFor(path, what string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return ParseReport(data, path, what)
+}
+
+// ParseReport is readReport of the bytes data, read from path by the
+// caller (accept --from reads a report folder's report.json without
+// following a link); what (accept, merge, rerun) starts its errors.
+func ParseReport(data []byte, path, what string) (*Report, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s is not a JSON report of oracle check: %s", what, path, fmt.Sprintf(format, args...))
 	}
@@ -161,14 +168,14 @@ func MergeReports(paths []string) (*Report, error) {
 			switch {
 			case r.Oracle != first.Oracle:
 				return nil, fmt.Errorf("merge: %s is a report of oracle %s, %s of oracle %s; merge the reports of one run", p, r.Oracle, paths[0], first.Oracle)
-			case r.Commit != first.Commit:
-				return nil, fmt.Errorf("merge: %s was made from commit %s, %s from commit %s; merge the shards of one run", p, orNone(r.Commit), paths[0], orNone(first.Commit))
-			case r.Baselines != first.Baselines:
-				return nil, fmt.Errorf("merge: %s was checked against other baselines (%s) than %s (%s): a baseline changed between the shards; run every shard again from one commit", p, orNone(r.Baselines), paths[0], orNone(first.Baselines))
 			case !sameSelection(r.Selection, first.Selection):
 				return nil, fmt.Errorf("merge: %s is a report of another selection (%s) than %s (%s); merge the shards of one selection", p, describe(r.Selection), paths[0], describe(first.Selection))
 			case sh.Count != count:
 				return nil, fmt.Errorf("merge: %s is shard %s, %s of %d shards; merge the shards of one split", p, sh, paths[0], count)
+			case r.Commit != first.Commit:
+				return nil, fmt.Errorf("merge: %s was made from commit %s, %s from commit %s; merge the shards of one run", p, orNone(r.Commit), paths[0], orNone(first.Commit))
+			case r.Baselines != first.Baselines:
+				return nil, fmt.Errorf("merge: %s was checked against other baselines (%s) than %s (%s): a baseline changed between the shards; run every shard again from one commit", p, orNone(r.Baselines), paths[0], orNone(first.Baselines))
 			}
 		}
 		if prev, dup := byShard[sh.Index]; dup {
