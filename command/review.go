@@ -167,7 +167,7 @@ func (s *acceptSource) refuseMoved(c *cli.Context, moved []baseline.Key) error {
 		list += fmt.Sprintf(" and %d more", len(moved)-shown)
 	}
 	return &env.Error{Code: codeStale, Message: fmt.Sprintf(
-		"%s changed since %s was made (recorded or accepted in between): %s; nothing was accepted; its artifacts were compared with the old baselines: run %s check --report-dir again (in CI, run the job again) and accept from the new report folder",
+		"%s changed since %s was made (recorded or accepted in between): %s; nothing was accepted; run %s check --report-dir again (in CI, run the job again) and accept from the new report folder",
 		plural(len(moved), "baseline"), s.dir, list, c.App.Name)}
 }
 
