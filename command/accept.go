@@ -154,8 +154,10 @@ func acceptCommand(envs Environments) *cli.Command {
 			"'crm/*/TASK-00?'; all when none is given) into .silo/baselines, through the store's lock and\n" +
 			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
 			"one loses its baseline. Pending artifacts come from .silo/pending (PROGRAM check --pending), or with\n" +
-			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
-			"Each must be for a case of this project. An artifact that is not pending (check --artifacts)\n" +
+			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun:\n" +
+			"the folder itself, holding report.json and fresh/. Each must be for a case of this project, and its\n" +
+			"baseline the one the report compared it with: a case recorded or accepted since is refused, the\n" +
+			"whole call with it (run the check again). An artifact that is not pending (check --artifacts)\n" +
 			"leaves the baseline's file as it is. Each accepted line says when the case's verdict flips\n" +
 			"(regression: pass → fail, improvement: fail → pass). A regression is accepted only with\n" +
 			"--allow-regressions: without it, accept refuses the whole call, names each regression and\n" +
