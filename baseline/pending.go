@@ -26,6 +26,9 @@ const ObsoleteSuffix = ".obsolete"
 // .silo/pending, or the fresh/ folder of a check's --report-dir.
 type Pending struct {
 	store *Store
+	// report is set for the fresh/ folder of a report folder, which its
+	// errors name as such (never as a baseline or .silo)
+	report bool
 }
 
 // OpenPending returns the pending folder of the project at projectDir.
@@ -35,6 +38,25 @@ func OpenPending(projectDir string) *Pending {
 
 // NewPending returns the pending folder at root.
 func NewPending(root string) *Pending { return &Pending{store: &Store{Root: root}} }
+
+// NewReportPending returns the pending folder of a report folder (its
+// fresh/ folder, root), which is outside input: its errors speak of the
+// report folder and name its fix (download it again), never of .silo.
+func NewReportPending(root string) *Pending {
+	return &Pending{store: &Store{Root: root, source: reportSource}, report: true}
+}
+
+// wrap is err of reading the pending folder, worded for its kind.
+func (p *Pending) wrap(err error) error {
+	if err == nil || !p.report {
+		return err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(err, safeio.ErrSymlink) {
+		return fmt.Errorf("report folder: %s is a symlink; oracle follows no link in a report folder: download the folder again, or remove the link", pe.Path)
+	}
+	return err
+}
 
 // Root is the folder.
 func (p *Pending) Root() string { return p.store.Root }
@@ -74,10 +96,13 @@ func (p *Pending) Read(k Key) (e Entry, obsolete bool, err error) {
 	}
 	obsolete, err = p.readObsolete(k)
 	if err != nil || obsolete {
-		return Entry{}, obsolete, err
+		return Entry{}, obsolete, p.wrap(err)
 	}
 	e, err = p.store.Read(k)
 	if err != nil && !errors.Is(err, ErrNotFound) {
+		if p.report {
+			return Entry{}, false, p.wrap(err)
+		}
 		return Entry{}, false, fmt.Errorf("pending: %w", err)
 	}
 	return e, false, err
@@ -124,7 +149,7 @@ func (p *Pending) Remove(k Key) error {
 // List returns the keys with something pending, sorted. A symlink in the
 // folder is an error: nothing is read through it.
 func (p *Pending) List() ([]Key, error) {
-	return p.store.listKeys("pending artifacts", func(name string) (string, bool) {
+	keys, err := p.store.listKeys("pending artifacts", func(name string) (string, bool) {
 		if strings.HasPrefix(name, ".") {
 			return "", false
 		}
@@ -133,6 +158,7 @@ func (p *Pending) List() ([]Key, error) {
 		}
 		return strings.CutSuffix(name, ObsoleteSuffix)
 	})
+	return keys, p.wrap(err)
 }
 
 // Accepted says what accepting one case did to the store.
@@ -156,11 +182,25 @@ type Accepted struct {
 // error while the store is as it was. Past that it stops at the first
 // error and returns what it did until then.
 func (s *Store) Accept(p *Pending, keys []Key) ([]Accepted, error) {
+	return s.AcceptExpecting(p, keys, nil)
+}
+
+// AcceptExpecting is Accept for artifacts that were compared with known
+// baselines: want gives the hash (HashEntry) each key's baseline had then.
+// Under the store's lock, before anything is written, every key whose
+// baseline's hash is now another is looked for: when there is any, nothing
+// is written and the error is a *Moved naming them all.
+func (s *Store) AcceptExpecting(p *Pending, keys []Key, want map[Key]string) ([]Accepted, error) {
 	unlock, err := s.Lock()
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	if moved, err := s.moved(p, keys, want); err != nil {
+		return nil, err
+	} else if len(moved) > 0 {
+		return nil, &Moved{Keys: moved}
+	}
 	type pending struct {
 		e        Entry
 		obsolete bool

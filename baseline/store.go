@@ -14,6 +14,9 @@ import (
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
+// reportSource is Store.source for a report folder's fresh artifacts.
+const reportSource = "report folder"
+
 // Dir is the store's folder, relative to the project root.
 const Dir = ".silo/baselines"
 
@@ -23,6 +26,9 @@ type Store struct {
 	// Program is the program's name in the fixes the store's errors
 	// suggest ("run oracle record"); empty means oracle.
 	Program string
+	// source is what the store's folder is, for the words of its
+	// errors: the baselines (""), or a report folder's fresh artifacts
+	source string
 	// fs hooks, replaced in tests to inject faults
 	writeFile func(f *os.File, data []byte) (int, error)
 }
@@ -169,6 +175,9 @@ func (s *Store) readArtifact(path string, same []byte, checkPath func(path strin
 		return data, nil
 	}
 	if err := validate(data); err != nil {
+		if s.source == reportSource {
+			return nil, fmt.Errorf("report folder: %s %v; download the report folder again, or run %s check --report-dir again", path, err, s.program())
+		}
 		return nil, fmt.Errorf("baseline %s %v; %s", path, err, fixFor(err, s.program()))
 	}
 	return data, nil

@@ -154,8 +154,10 @@ func acceptCommand(envs Environments) *cli.Command {
 			"'crm/*/TASK-00?'; all when none is given) into .silo/baselines, through the store's lock and\n" +
 			"atomic writer: a missing case gets its baseline, a changed one its new artifacts, and an obsolete\n" +
 			"one loses its baseline. Pending artifacts come from .silo/pending (PROGRAM check --pending), or with\n" +
-			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun.\n" +
-			"Each must be for a case of this project. An artifact that is not pending (check --artifacts)\n" +
+			"--from from a report folder of PROGRAM check --report-dir, e.g. downloaded from CI, without a rerun:\n" +
+			"the folder itself, holding report.json and fresh/. Each must be for a case of this project, and its\n" +
+			"baseline the one the report compared it with: a case recorded or accepted since is refused, the\n" +
+			"whole call with it (run the check again). An artifact that is not pending (check --artifacts)\n" +
 			"leaves the baseline's file as it is. Each accepted line says when the case's verdict flips\n" +
 			"(regression: pass → fail, improvement: fail → pass). A regression is accepted only with\n" +
 			"--allow-regressions: without it, accept refuses the whole call, names each regression and\n" +
@@ -173,10 +175,11 @@ func acceptCommand(envs Environments) *cli.Command {
 
 // accept is oracle accept.
 func accept(c *cli.Context, envs Environments) error {
-	p, own, err := pendingSource(c)
+	src, err := pendingSource(c)
 	if err != nil {
 		return err
 	}
+	p, own := src.p, src.own
 	keys, err := pendingKeys(p, c.Args().Slice())
 	if err != nil {
 		return withDistributionHint(c, err)
@@ -191,6 +194,19 @@ func accept(c *cli.Context, envs Environments) error {
 		return err
 	}
 	store := openStore(c, dir)
+	var want map[baseline.Key]string // the baselines the report compared with
+	if !own && len(keys) > 0 {
+		if want, err = src.compared(c, keys); err != nil {
+			return err
+		}
+		moved, err := store.Moved(p, keys, want)
+		if err != nil {
+			return err
+		}
+		if err := src.refuseMoved(c, moved); err != nil {
+			return err
+		}
+	}
 	changes, err := verdictChanges(store, p, keys)
 	if err != nil {
 		return err
@@ -214,10 +230,14 @@ func accept(c *cli.Context, envs Environments) error {
 			}
 		}
 	}
-	acc, err := store.Accept(p, keys)
+	acc, err := store.AcceptExpecting(p, keys, want)
+	if m, ok := errors.AsType[*baseline.Moved](err); ok {
+		// recorded while accept looked: still nothing written
+		return src.refuseMoved(c, m.Keys)
+	}
 	var dists distGroups // of the report, never in its fresh artifacts
 	if !own {
-		dists = reportDistributions(c.String("from"))
+		dists = reportDistributions(src.report)
 		dists.print(c.App.ErrWriter, c.App.Name, "not accepted: ", nil)
 	}
 	var dropped []string

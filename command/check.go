@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
@@ -148,17 +150,50 @@ func reportMade(now func() time.Time) render.Made {
 			t = time.Unix(secs, 0).UTC()
 		}
 	}
-	first := func(names ...string) string {
-		for _, n := range names {
-			if v := strings.TrimSpace(os.Getenv(n)); v != "" {
-				return v
-			}
-		}
-		return ""
-	}
 	return render.Made{
 		Date:   t.Format("2006-01-02 15:04 UTC"),
-		Commit: first("GITHUB_SHA", "CI_COMMIT_SHA", "BUILD_SOURCEVERSION", "BUILDKITE_COMMIT", "CIRCLE_SHA1", "GIT_COMMIT"),
-		Ref:    first("GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BUILD_SOURCEBRANCHNAME", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "GIT_BRANCH"),
+		Commit: firstEnv(commitVars...),
+		Ref:    firstEnv("GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BUILD_SOURCEBRANCHNAME", "BUILDKITE_BRANCH", "CIRCLE_BRANCH", "GIT_BRANCH"),
 	}
+}
+
+// commitVars name the source commit in the CIs reportMade knows.
+var commitVars = []string{"GITHUB_SHA", "CI_COMMIT_SHA", "BUILD_SOURCEVERSION", "BUILDKITE_COMMIT", "CIRCLE_SHA1", "GIT_COMMIT"}
+
+// firstEnv is the first of the variables names that is set, trimmed.
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := strings.TrimSpace(os.Getenv(n)); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// sourceCommit is the commit a check's JSON report says it ran on: the
+// CI's (commitVars), else the one the binary was built from (vcs.revision,
+// with "+dirty" when its tree was modified), else none. A value a report
+// reader would refuse (a control character, over 256 bytes) is none.
+func sourceCommit() string {
+	commit := firstEnv(commitVars...)
+	if commit == "" {
+		if info, ok := debug.ReadBuildInfo(); ok {
+			var modified bool
+			for _, s := range info.Settings {
+				switch s.Key {
+				case "vcs.revision":
+					commit = s.Value
+				case "vcs.modified":
+					modified = s.Value == "true"
+				}
+			}
+			if commit != "" && modified {
+				commit += "+dirty"
+			}
+		}
+	}
+	if len(commit) > 256 || strings.ContainsFunc(commit, unicode.IsControl) {
+		return ""
+	}
+	return commit
 }

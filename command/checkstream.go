@@ -118,7 +118,7 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 	if err != nil {
 		return nil, 0, err
 	}
-	rep.Oracle, rep.Selection.Cases = Version, selected.Total
+	rep.Oracle, rep.Selection.Cases, rep.Commit = Version, selected.Total, sourceCommit()
 	if pending != nil {
 		pending.done()
 	}

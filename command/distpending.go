@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
@@ -166,18 +164,9 @@ func printNothingPending(c *cli.Context, p *baseline.Pending) {
 }
 
 // reportDistributions are the changed distribution cases of the JSON
-// report of the report folder dir (check --report-dir), which accept
-// --from does not accept: none when the report is missing or unreadable
-// (the fresh artifacts are what accept reads), or a link.
-func reportDistributions(dir string) distGroups {
-	file := filepath.Join(dir, reportJSON())
-	if info, err := os.Lstat(file); err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	r, err := oracle.ReadReport(file)
-	if err != nil {
-		return nil
-	}
+// report r of a report folder (check --report-dir), which accept --from
+// does not accept.
+func reportDistributions(r *oracle.Report) distGroups {
 	var g distGroups
 	for _, cr := range r.Cases {
 		g.add(cr)

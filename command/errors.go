@@ -17,6 +17,9 @@ const (
 	// codeRegression refuses to accept a case whose verdict goes from pass
 	// to something else without --allow-regressions.
 	codeRegression = "regression"
+	// codeStale refuses to accept the artifacts of a report folder whose
+	// baseline has changed since the check that made them.
+	codeStale = "stale"
 )
 
 // usageError is a mistake in the command line.

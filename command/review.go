@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/mattn/go-isatty"
@@ -63,27 +65,110 @@ func (w *pendingWriter) done() {
 	w.dist.print(w.c.App.ErrWriter, w.c.App.Name, "not pending: ", w.c.StringSlice("task"))
 }
 
-// pendingSource is where accept takes its artifacts: the project's
-// .silo/pending, or a report folder (its fresh/ folder) given with --from.
-func pendingSource(c *cli.Context) (*baseline.Pending, bool, error) {
+// acceptSource is where accept takes its artifacts: the project's
+// .silo/pending (own), or the fresh/ folder of a report folder given with
+// --from, whose JSON report (report) says which baseline each case was
+// compared with.
+type acceptSource struct {
+	p      *baseline.Pending
+	own    bool
+	dir    string         // the report folder, as --from gives it
+	report *oracle.Report // its report.json
+}
+
+// pendingSource opens where accept takes its artifacts. A report folder
+// must be one: the folder --from names holds report.json (a regular file,
+// no link, of this oracle's format version) beside fresh/; a bare fresh/
+// folder, or a folder with no report, is refused naming the folder to
+// give instead.
+func pendingSource(c *cli.Context) (*acceptSource, error) {
 	from := c.String("from")
 	if from == "" {
 		dir, err := pendingProject(c)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		return baseline.OpenPending(dir), true, nil
+		return &acceptSource{p: baseline.OpenPending(dir), own: true}, nil
 	}
 	info, err := os.Stat(from)
 	if err != nil || !info.IsDir() {
-		return nil, false, usageError("--from %s: no such report folder; give the folder of %s check --report-dir (downloaded from CI)", from, c.App.Name)
+		return nil, usageError("--from %s: no such report folder; give the folder of %s check --report-dir (downloaded from CI)", from, c.App.Name)
+	}
+	file := filepath.Join(from, reportJSON())
+	if _, err := os.Lstat(file); errors.Is(err, fs.ErrNotExist) {
+		parent := filepath.Dir(filepath.Clean(from))
+		if filepath.Base(filepath.Clean(from)) == oracle.FreshDir {
+			if _, err := os.Lstat(filepath.Join(parent, reportJSON())); err == nil {
+				return nil, usageError("--from %s is the %s/ folder of a report folder; give the report folder itself: --from %s", from, oracle.FreshDir, parent)
+			}
+		}
+		return nil, usageError("--from %s holds no %s, so it is no report folder of %s check --report-dir; give that folder itself (the one holding %s and %s/)", from, reportJSON(), c.App.Name, reportJSON(), oracle.FreshDir)
+	}
+	data, err := safeio.ReadNoFollow(file)
+	if err != nil {
+		if errors.Is(err, safeio.ErrSymlink) {
+			return nil, fmt.Errorf("accept: %s is a symlink; a report folder is read without following a link: download the folder again", file)
+		}
+		return nil, fmt.Errorf("accept: %w; download the report folder again", err)
+	}
+	r, err := oracle.ParseReport(data, file, "accept")
+	if err != nil {
+		return nil, fmt.Errorf("%w; give the report folder of a check by this oracle, or run the check again", err)
 	}
 	// a fresh/ that is a symlink is taken too, and refused when read: no
 	// symlink inside the report folder is followed
-	if info, err := os.Lstat(filepath.Join(from, oracle.FreshDir)); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0) {
-		from = filepath.Join(from, oracle.FreshDir)
+	return &acceptSource{p: baseline.NewReportPending(filepath.Join(from, oracle.FreshDir)), dir: from, report: r}, nil
+}
+
+// compared is the hash of the baseline the report compared each of keys
+// with (all of them are pending in its fresh/). A key the report does not
+// list, or lists without a hash (a report of an older oracle), is an
+// error: its artifacts cannot be told to be of the baseline there now.
+func (s *acceptSource) compared(c *cli.Context, keys []baseline.Key) (map[baseline.Key]string, error) {
+	byCase := make(map[string]*oracle.CaseReport, len(s.report.Cases))
+	for _, cr := range s.report.Cases {
+		byCase[cr.Case] = cr
 	}
-	return baseline.NewPending(from), false, nil
+	want := make(map[baseline.Key]string, len(keys))
+	file := filepath.Join(s.dir, reportJSON())
+	for _, k := range keys {
+		cr := byCase[k.String()]
+		switch {
+		case cr == nil:
+			return nil, fmt.Errorf("accept: %s holds artifacts of %s, which %s does not list: the folder was changed after its check; nothing was accepted; run %s check --report-dir again", s.p.Root(), k, file, c.App.Name)
+		case cr.Baseline == "":
+			return nil, fmt.Errorf("accept: %s does not say which baseline %s was compared with (a report of an older oracle?); nothing was accepted; run %s check --report-dir again and accept from its folder", file, k, c.App.Name)
+		}
+		want[k] = cr.Baseline
+	}
+	return want, nil
+}
+
+// refuseMoved refuses the whole call when the baseline of a case of keys
+// is no longer the one the report compared it with (recorded or accepted
+// since): nothing is accepted, each is named on stderr (in text), and the
+// error names the fix, a new check.
+func (s *acceptSource) refuseMoved(c *cli.Context, moved []baseline.Key) error {
+	if len(moved) == 0 {
+		return nil
+	}
+	if !c.Bool("json") {
+		for _, k := range moved {
+			fmt.Fprintf(c.App.ErrWriter, "refused   %s: its baseline changed since the check that made %s\n", k, s.dir)
+		}
+	}
+	const shown = 3
+	names := make([]string, 0, shown)
+	for _, k := range moved[:min(shown, len(moved))] {
+		names = append(names, k.String())
+	}
+	list := strings.Join(names, ", ")
+	if len(moved) > shown {
+		list += fmt.Sprintf(" and %d more", len(moved)-shown)
+	}
+	return &env.Error{Code: codeStale, Message: fmt.Sprintf(
+		"%s changed since %s was made (recorded or accepted in between): %s; nothing was accepted; run %s check --report-dir again (in CI, run the job again) and accept from the new report folder",
+		plural(len(moved), "baseline"), s.dir, list, c.App.Name)}
 }
 
 // projectPending opens the project's .silo/pending and lists what the

@@ -34,6 +34,11 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		return nil, err
 	}
 	rep := newReport(sel, cases.Len)
+	fp, err := baselinesFingerprint(store, sel)
+	if err != nil {
+		return nil, err
+	}
+	rep.Baselines = fp
 	dists := map[baseline.Key]bool{} // the keys whose baselines are distributions
 	obsolete, err := obsoleteKeys(store, cases, sel, func(k baseline.Key) { dists[k] = true })
 	if err != nil {
@@ -47,6 +52,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		for ; len(obsolete) > 0 && (k == nil || obsolete[0].Compare(*k) < 0); obsolete = obsolete[1:] {
 			cr := newCaseReport(obsolete[0])
 			cr.Status = StatusObsolete
+			cr.Baseline, _ = reader.Hash(obsolete[0])
 			sum.add(cr)
 			if err := each(cr, nil); err != nil {
 				return err
@@ -70,6 +76,10 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 	err = eachCase(ctx, planned(cases, checkPlanner(reader, opts.Distribution, dists)), opts, true, func(c Case, run caseRun) compared {
 		cr, keep := compareCase(reader, c, run.fresh, run.err, opts.ShowRedacted)
 		cr.Elapsed = run.elapsed
+		if cr.Baseline == "" {
+			// not compared byte for byte: the baseline's bytes as they are
+			cr.Baseline, _ = reader.Hash(c.Key)
+		}
 		out := compared{cr: cr}
 		if keep != keepNothing {
 			out.kept = &Kept{Entry: run.fresh.Entry}
@@ -125,11 +135,13 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error,
 	frozen, err := store.ReadLike(c.Key, fresh.Entry)
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
+		cr.Baseline = baseline.NoBaselineHash
 		return cr, cr.judge(nil, fresh.Entry, c.files(), now, nil)
 	case err != nil:
 		cr.Status, cr.Error = StatusError, err.Error()
 		return cr, keepNothing
 	}
+	cr.Baseline = baseline.HashEntry(frozen) // the bytes compared
 	keep := cr.judge(&frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
 	if err := cr.explainRedactions(fresh, &frozen); err != nil {
 		cr.Status, cr.Error = StatusError, err.Error()

@@ -22,6 +22,10 @@ func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsol
 		cr.Status = StatusObsolete
 		return cr
 	}
+	cr.Baseline = baseline.NoBaselineHash
+	if frozen != nil {
+		cr.Baseline = baseline.HashEntry(*frozen)
+	}
 	now := factsOf(fresh.Result)
 	cr.NewVerdict, cr.NewReward = now.verdict, now.reward
 	// not pending (check compared only some artifacts): accepting keeps

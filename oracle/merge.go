@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/agent-oracle/oracle/baseline"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
@@ -24,6 +28,13 @@ func readReportFor(path, what string) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
+	return ParseReport(data, path, what)
+}
+
+// ParseReport is readReport of the bytes data, read from path by the
+// caller (accept --from reads a report folder's report.json without
+// following a link); what (accept, merge, rerun) starts its errors.
+func ParseReport(data []byte, path, what string) (*Report, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s is not a JSON report of oracle check: %s", what, path, fmt.Sprintf(format, args...))
 	}
@@ -65,6 +76,12 @@ func readReportFor(path, what string) (*Report, error) {
 	if err != nil {
 		return nil, bad("shard %v", err)
 	}
+	if r.Baselines != "" && !baseline.ValidHash(r.Baselines) {
+		return nil, bad("baselines %s is not a fingerprint oracle writes", orNone(r.Baselines))
+	}
+	if len(r.Commit) > maxCommit || strings.ContainsFunc(r.Commit, unicode.IsControl) {
+		return nil, bad("commit %s is not a commit oracle writes", orNone(r.Commit))
+	}
 	sel := Selection{Envs: r.Selection.Envs, Agents: r.Selection.Agents, Tasks: r.Selection.Tasks}
 	if err := sel.Validate(); err != nil {
 		return nil, bad("selection: %v", err)
@@ -86,6 +103,9 @@ func readReportFor(path, what string) (*Report, error) {
 		if !sh.Has(c.Key()) {
 			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
 		}
+		if c.Baseline != "" && (!baseline.ValidHash(c.Baseline) || c.Baseline == baseline.NoBaselineHash && c.Status == StatusObsolete) {
+			return nil, bad("case %s has baseline %s, which is not a hash oracle writes", c.Case, orNone(c.Baseline))
+		}
 		if slices.Contains(c.Files, nil) || c.Divergence != nil && c.Divergence.Diff == nil {
 			return nil, bad("case %s has a null file diff", c.Case)
 		}
@@ -99,6 +119,9 @@ func readReportFor(path, what string) (*Report, error) {
 	}
 	return &r, nil
 }
+
+// maxCommit bounds a report's commit: a hash or a ref name, never more.
+const maxCommit = 256
 
 // shard returns the report's shard; an unsharded report is shard 1/1.
 func (r *Report) shard() (Shard, error) {
@@ -149,6 +172,10 @@ func MergeReports(paths []string) (*Report, error) {
 				return nil, fmt.Errorf("merge: %s is a report of another selection (%s) than %s (%s); merge the shards of one selection", p, describe(r.Selection), paths[0], describe(first.Selection))
 			case sh.Count != count:
 				return nil, fmt.Errorf("merge: %s is shard %s, %s of %d shards; merge the shards of one split", p, sh, paths[0], count)
+			case r.Commit != first.Commit:
+				return nil, fmt.Errorf("merge: %s was made from commit %s, %s from commit %s; merge the shards of one run", p, orNone(r.Commit), paths[0], orNone(first.Commit))
+			case r.Baselines != first.Baselines:
+				return nil, fmt.Errorf("merge: %s was checked against other baselines (%s) than %s (%s): a baseline changed between the shards; run every shard again from one commit", p, orNone(r.Baselines), paths[0], orNone(first.Baselines))
 			}
 		}
 		if prev, dup := byShard[sh.Index]; dup {
@@ -179,7 +206,8 @@ func MergeReports(paths []string) (*Report, error) {
 	if ran != first.Selection.Cases {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
-	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox, Cases: cases}
+	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox,
+		Commit: first.Commit, Baselines: first.Baselines, Cases: cases}
 	merged.finish()
 	// a group's decision spans the shards: decided again over all its cases
 	opts, err := gateOptionsOf(func(yield func(string, *GateReport) bool) {
@@ -197,6 +225,19 @@ func MergeReports(paths []string) (*Report, error) {
 	}
 	merged.finish()
 	return merged, nil
+}
+
+// orNone is a report's field for an error: "none" when it is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:+", r)) {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
 }
 
 func sameSelection(a, b *ReportSelection) bool {

@@ -38,6 +38,11 @@ type CaseReport struct {
 	Agent  string `json:"agent"`
 	Task   string `json:"task"`
 	Status Status `json:"status"`
+	// Baseline is the hash of the baseline the case was compared with
+	// (baseline.HashEntry; "none" when it had none), so that accept
+	// --from refuses artifacts of a report whose baseline has changed
+	// since; empty when its baseline could not be read.
+	Baseline string `json:"baseline,omitempty"`
 	// Kind is KindDistribution for a distribution case, empty for a case
 	// compared byte for byte.
 	Kind string `json:"kind,omitempty"`
@@ -136,8 +141,16 @@ type Report struct {
 	// none when any ran without the sandbox (also in one shard of a
 	// merged report); absent when no exec agent ran.
 	Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
-	Summary Summary            `json:"summary"`
-	Cases   []*CaseReport      `json:"cases"`
+	// Commit is the source commit the check ran on, when the caller knows
+	// it (the CI's, or the binary's own); a merge refuses shards of
+	// different commits.
+	Commit string `json:"commit,omitempty"`
+	// Baselines is the fingerprint of the baselines the selection (before
+	// sharding) was checked against: the same for every shard of one run,
+	// so a merge refuses shards that saw different baselines.
+	Baselines string        `json:"baselines,omitempty"`
+	Summary   Summary       `json:"summary"`
+	Cases     []*CaseReport `json:"cases"`
 }
 
 // ReportSelection says what a report is a report of: the selection's
