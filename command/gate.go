@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
@@ -136,7 +137,11 @@ func rerunFrom(c *cli.Context, sel oracle.Selection, opts *oracle.Options) (orac
 			return sel, usageError("--rerun-from checks the selection of its report, so --%s selects nothing; the report says what it holds", flag)
 		}
 	}
-	r, err := oracle.ReadReport(path)
+	data, err := safeio.ReadFile(path)
+	if err != nil {
+		return sel, fmt.Errorf("rerun: %w", err)
+	}
+	r, err := oracle.ParseReport(data, path, "rerun")
 	if err != nil {
 		return sel, err
 	}

@@ -40,7 +40,7 @@ type DistributionOptions struct {
 	// asks nothing.
 	Detect float64
 	// Previous, for check, is the report of an earlier check of the same
-	// selection (ReadReport): only what was an error in it runs again,
+	// selection (ParseReport): only what was an error in it runs again,
 	// the other cases are taken from it (see Rerun).
 	Previous *Report
 }

@@ -302,7 +302,7 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prev, err := ReadReport(path)
+	prev, err := readReportFor(path, "rerun")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -488,7 +488,7 @@ func TestBadReportsAreRefused(t *testing.T) {
 	c.reset(2)
 	data, _ := canon.Marshal(wholeCheck(t, store, e, Selection{}, Options{}))
 	read := map[string]func(path string) error{
-		"rerun": func(path string) error { _, err := ReadReport(path); return err },
+		"rerun": func(path string) error { _, err := readReportFor(path, "rerun"); return err },
 		"merge": func(path string) error { _, err := MergeReports([]string{path}); return err },
 	}
 	for _, tt := range []struct{ what, old, new, want string }{

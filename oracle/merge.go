@@ -33,7 +33,8 @@ func readReportFor(path, what string) (*Report, error) {
 
 // ParseReport is readReport of the bytes data, read from path by the
 // caller (accept --from reads a report folder's report.json without
-// following a link); what (accept, merge, rerun) starts its errors.
+// following a link, check --rerun-from the report it is given); what
+// (accept, merge, rerun) starts its errors.
 func ParseReport(data []byte, path, what string) (*Report, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s is not a JSON report of oracle check: %s", what, path, fmt.Sprintf(format, args...))

@@ -22,12 +22,8 @@ import (
 // The cases are compared with the baselines as they are now, and each
 // distribution group is decided again over its cases, the runs taken from
 // the report and the new ones together. The report must be of the same
-// selection and shard (ReadReport reads and checks it; the command takes
-// the selection from it).
-
-// ReadReport reads the JSON report of oracle check at path for a rerun,
-// refusing anything else as a merge does.
-func ReadReport(path string) (*Report, error) { return readReportFor(path, "rerun") }
+// selection and shard (ParseReport checks it; the command takes the
+// selection from it).
 
 // previousCases indexes the cases of r by name; nil for no report.
 func previousCases(r *Report) map[string]*CaseReport {

@@ -11,7 +11,7 @@ import (
 )
 
 // JSON writes the report as canonical JSON (sorted keys, two-space indent,
-// a final newline): the form oracle.ReadReport reads back, so that the
+// a final newline): the form oracle.ParseReport reads back, so that the
 // reports of shards can be merged. Its bytes depend on nothing but the
 // report: two checks of the same cases give the same file. Characters a
 // terminal or a CI log would act on are written as \uXXXX escapes
