@@ -2,16 +2,14 @@ package render
 
 import (
 	"bytes"
-	"context"
 	"html/template"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/browsertest"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/chromedp/chromedp"
@@ -75,24 +73,10 @@ func TestHTMLIsSelfContainedAndEscaped(t *testing.T) {
 	}
 }
 
-// chromium finds a Chromium or Chrome to run headless.
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // TestHTMLInABrowser opens the page in headless Chromium: the counts, a
 // highlighted changed word, a status filter that hides the other cases, and
 // a screenshot saved in the test's folder.
 func TestHTMLInABrowser(t *testing.T) {
-	browser := chromium()
-	if browser == "" {
-		t.Skip("no Chromium or Chrome on PATH (Debian: apt-get install chromium); the HTML report's browser test needs one")
-	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "index.html")
 	var out bytes.Buffer
@@ -107,24 +91,7 @@ func TestHTMLInABrowser(t *testing.T) {
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	)
-	// The deadline only keeps a stuck browser from hanging the test.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
+	bctx := browsertest.Start(t, "the HTML report's browser test")
 
 	countVisible := `Array.from(document.querySelectorAll('#cases tr.case')).filter(r => !r.hidden && r.offsetParent !== null).length`
 	visibleDetails := `Array.from(document.querySelectorAll('section.case-detail')).filter(s => s.offsetParent !== null).length`

@@ -3,55 +3,22 @@ package timeline
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agent-oracle/oracle/internal/browsertest"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
 )
 
-// chromium finds a Chromium or Chrome to run headless.
-func chromium() string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-// browser starts a headless Chromium for the test, as the HTML report's
-// browser test does, and returns its context.
+// browser starts a headless Chromium for the test and returns its context.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	bin := chromium()
-	if bin == "" {
-		t.Skip("no Chromium or Chrome on PATH (Debian: apt-get install chromium); the view page's browser test needs one")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.UserDataDir(filepath.Join(t.TempDir(), "profile")),
-	)
-	// The deadline only keeps a stuck browser from hanging the test.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	t.Cleanup(acancel)
-	bctx, bcancel := chromedp.NewContext(actx)
-	t.Cleanup(bcancel)
-	return bctx
+	return browsertest.Start(t, "the view page's browser test")
 }
 
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {
