@@ -364,13 +364,18 @@ func (b *eventEntry) runEnd() {
 	b.val("error", "error")
 }
 
+// model makes the entry a model step with title, its turn and attempt.
+func (b *eventEntry) model(title string) {
+	b.e.Kind, b.e.Title = "model", title
+	b.meta("turn %s", "turn")
+	b.meta("attempt %s", "attempt")
+}
+
 // modelRequest is the entry of model_request: its turn, attempt and
 // messages, the URL and the request.
 func (b *eventEntry) modelRequest() {
 	e, ev := &b.e, b.ev
-	e.Kind, e.Title = "model", "model request"
-	b.meta("turn %s", "turn")
-	b.meta("attempt %s", "attempt")
+	b.model("model request")
 	// a later request logs only the messages it adds, the first of
 	// them message messagesFrom of the conversation
 	var body struct {
@@ -392,9 +397,7 @@ func (b *eventEntry) modelRequest() {
 // status, what the model says and calls for, and the response.
 func (b *eventEntry) modelResponse() {
 	e, ev := &b.e, b.ev
-	e.Kind, e.Title = "model", "model response"
-	b.meta("turn %s", "turn")
-	b.meta("attempt %s", "attempt")
+	b.model("model response")
 	if st, ok := ev.num("status"); ok {
 		e.Meta = append(e.Meta, fmt.Sprintf("status %g", st))
 		if st != 200 {
