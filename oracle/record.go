@@ -111,6 +111,8 @@ func Record(ctx context.Context, store *baseline.Store, stream CaseStream, sel S
 	return rep, err
 }
 
+// recordCases is Record once its options are valid: the store locked, the
+// cases run, their files written together, the obsolete baselines pruned.
 func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, sel Selection, opts RecordOptions) (*RecordReport, error) {
 	if opts.Repeat == 1 {
 		opts.Repeat = 2 // freezing needs two runs that agree
@@ -132,78 +134,125 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 	// the files of each case whose runs agree are written to temporary
 	// files as soon as the case is over, and only renamed into place once
 	// every case has run; what is kept of a case is its report line
-	type recorded struct {
-		key   baseline.Key
-		rc    RecordedCase
-		entry baseline.Entry
-		dist  *stats.Distribution
-	}
-	batch := store.NewBatch(writeJobs)
+	rg := &recording{batch: store.NewBatch(writeJobs), rep: &RecordReport{Cases: make([]RecordedCase, 0, stream.Len)}}
 	reader := store.Reader()
-	rep := &RecordReport{Cases: make([]RecordedCase, 0, stream.Len)}
-	var at []int // the case of each write
-	var dists []stats.KeyedDistribution
-	var distKeys []baseline.Key
-	failed := false
 	eachCase(ctx, planned(stream, recordPlan(opts.Distribution.Runs)), opts.Options, false, func(c Case, run caseRun) recorded {
-		r := recorded{key: c.Key, rc: RecordedCase{Case: c.Key.String()}}
-		switch {
-		case run.err != nil:
-			r.rc.Status, r.rc.Error = RecordError, run.err.Error()
-			if c.plan != nil {
-				r.rc.Kind = KindDistribution
-			}
-		case run.fresh.Dist != nil:
-			r.rc, r.entry = recordDistribution(c.Key, run.fresh)
-			r.dist = run.fresh.Dist
-		case run.fresh.Outcome.Result.Infrastructure:
-			r.rc.Status, r.rc.Error = RecordError, infrastructureError(run.fresh.Outcome.Result)
-		case run.fresh.Divergence != nil:
-			r.rc.Status, r.rc.Divergence = RecordRefused, run.fresh.Divergence
-			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
-			r.rc.Proposal = propose(c, run.fresh)
-		default:
-			r.rc.Status = RecordNotWritten // until it is written or kept
-			r.rc.Verdict = run.fresh.Outcome.Result.Verdict
-			r.entry = run.fresh.Entry
-		}
-		if r.rc.Status == RecordNotWritten {
-			r.rc.Replaced = replacedKind(reader, c.Key, r.entry, stored[c.Key])
-		}
-		return r
+		return recordRun(reader, stored[c.Key], c, run)
 	}, func(_ Case, r recorded) error {
-		failed = failed || r.rc.Status == RecordError
-		if !failed && r.rc.Status == RecordNotWritten {
-			batch.Add(r.key, r.entry)
-			at = append(at, len(rep.Cases))
-		}
-		if r.dist != nil {
-			dists, distKeys = append(dists, stats.KeyedDistribution{Key: r.key.String(), Dist: r.dist}), append(distKeys, r.key)
-		}
-		rep.Cases = append(rep.Cases, r.rc)
+		rg.add(r)
 		return nil
 	})
 	if err := ctx.Err(); err != nil {
-		batch.Discard()
+		rg.batch.Discard()
 		return nil, context.Cause(ctx)
 	}
-	if dists != nil {
-		in, err := stats.Infrastructure(dists, opts.Distribution.maxErrors())
-		if err != nil {
-			batch.Discard()
-			return nil, err
+	if err := rg.judgeDistributions(opts.Distribution); err != nil {
+		rg.batch.Discard()
+		return nil, err
+	}
+	if rg.failed {
+		rg.batch.Discard()
+		return rg.rep, nil // nothing is written when a case failed to run
+	}
+	if stop, err := rg.commit(); stop {
+		return rg.rep, err
+	}
+	for _, k := range obsolete {
+		rg.rep.Cases = append(rg.rep.Cases, RecordedCase{Case: k.String(), Status: RecordObsolete})
+	}
+	if opts.Prune {
+		pruneObsolete(store, rg.rep)
+	}
+	return rg.rep, nil
+}
+
+// recorded is what is kept of one case that ran: its report line, and the
+// files to write or the distribution its runs make.
+type recorded struct {
+	key   baseline.Key
+	rc    RecordedCase
+	entry baseline.Entry
+	dist  *stats.Distribution
+}
+
+// recordRun is the record of case c from its runs: an error, a
+// distribution, a refusal or the files to write; dist says whether its
+// stored baseline is a distribution.
+func recordRun(reader *baseline.Reader, dist bool, c Case, run caseRun) recorded {
+	r := recorded{key: c.Key, rc: RecordedCase{Case: c.Key.String()}}
+	switch {
+	case run.err != nil:
+		r.rc.Status, r.rc.Error = RecordError, run.err.Error()
+		if c.plan != nil {
+			r.rc.Kind = KindDistribution
 		}
-		rep.Infrastructure, rep.Groups = &in, recordedGroups(dists, distKeys, opts.Distribution.Detect)
-		// too many errors: no baseline is frozen from what is left
-		failed = failed || in.Trouble()
+	case run.fresh.Dist != nil:
+		r.rc, r.entry = recordDistribution(c.Key, run.fresh)
+		r.dist = run.fresh.Dist
+	case run.fresh.Outcome.Result.Infrastructure:
+		r.rc.Status, r.rc.Error = RecordError, infrastructureError(run.fresh.Outcome.Result)
+	case run.fresh.Divergence != nil:
+		r.rc.Status, r.rc.Divergence = RecordRefused, run.fresh.Divergence
+		r.rc.Verdict = run.fresh.Outcome.Result.Verdict
+		r.rc.Proposal = propose(c, run.fresh)
+	default:
+		r.rc.Status = RecordNotWritten // until it is written or kept
+		r.rc.Verdict = run.fresh.Outcome.Result.Verdict
+		r.entry = run.fresh.Entry
 	}
-	if failed {
-		batch.Discard()
-		return rep, nil // nothing is written when a case failed to run
+	if r.rc.Status == RecordNotWritten {
+		r.rc.Replaced = replacedKind(reader, c.Key, r.entry, dist)
 	}
-	results, stopped, err := batch.Commit()
-	for w, i := range at {
-		rc := &rep.Cases[i]
+	return r
+}
+
+// recording is what a record gathers as its cases end, in order.
+type recording struct {
+	batch    *baseline.Batch
+	rep      *RecordReport
+	at       []int // the case of each write
+	dists    []stats.KeyedDistribution
+	distKeys []baseline.Key
+	failed   bool // a case failed to run: nothing is written
+}
+
+// add takes the record of a case that ended: its report line, its files
+// into the batch while no case has failed, its distribution.
+func (rg *recording) add(r recorded) {
+	rg.failed = rg.failed || r.rc.Status == RecordError
+	if !rg.failed && r.rc.Status == RecordNotWritten {
+		rg.batch.Add(r.key, r.entry)
+		rg.at = append(rg.at, len(rg.rep.Cases))
+	}
+	if r.dist != nil {
+		rg.dists, rg.distKeys = append(rg.dists, stats.KeyedDistribution{Key: r.key.String(), Dist: r.dist}), append(rg.distKeys, r.key)
+	}
+	rg.rep.Cases = append(rg.rep.Cases, r.rc)
+}
+
+// judgeDistributions counts the distribution runs that failed for the
+// infrastructure and the drop each group could detect; with too many
+// errors, the record fails.
+func (rg *recording) judgeDistributions(d DistributionOptions) error {
+	if rg.dists == nil {
+		return nil
+	}
+	in, err := stats.Infrastructure(rg.dists, d.maxErrors())
+	if err != nil {
+		return err
+	}
+	rg.rep.Infrastructure, rg.rep.Groups = &in, recordedGroups(rg.dists, rg.distKeys, d.Detect)
+	// too many errors: no baseline is frozen from what is left
+	rg.failed = rg.failed || in.Trouble()
+	return nil
+}
+
+// commit writes the batch and gives each case in it its status; stop
+// reports that a write failed, and record stops there.
+func (rg *recording) commit() (stop bool, err error) {
+	results, stopped, err := rg.batch.Commit()
+	for w, i := range rg.at {
+		rc := &rg.rep.Cases[i]
 		switch {
 		case stopped >= 0 && w > stopped:
 			// not written: record stopped at an error
@@ -222,16 +271,16 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 	}
 	switch {
 	case stopped >= 0:
-		return rep, nil
+		return true, nil
 	case err != nil:
-		return rep, err
+		return true, err
 	}
-	for _, k := range obsolete {
-		rep.Cases = append(rep.Cases, RecordedCase{Case: k.String(), Status: RecordObsolete})
-	}
-	if !opts.Prune {
-		return rep, nil
-	}
+	return false, nil
+}
+
+// pruneObsolete removes the baselines of the report's obsolete cases,
+// stopping at the first that cannot be removed.
+func pruneObsolete(store *baseline.Store, rep *RecordReport) {
 	for i := range rep.Cases {
 		rc := &rep.Cases[i]
 		if rc.Status != RecordObsolete {
@@ -240,9 +289,8 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 		k, _ := baseline.ParseKey(rc.Case)
 		if err := store.Remove(k); err != nil {
 			rc.Status, rc.Error = RecordError, err.Error()
-			return rep, nil // the obsolete baselines after it are left
+			return // the obsolete baselines after it are left
 		}
 		rc.Status = RecordRemoved
 	}
-	return rep, nil
 }

@@ -161,30 +161,68 @@ var tempPlaces = []string{"/tmp", "/var/tmp"}
 // version manager's root that holds it), and s.ReadOnly. Nothing bound
 // may be or hold the project's .silo or an environment's folder.
 func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) {
-	p := &bwrapPlan{net: s.Net}
-	var project string
-	var protected []string
-	if s.Project != "" {
-		var err error
-		if project, err = realPath(s.Project); err != nil {
-			return nil, fmt.Errorf("sandbox: project folder: %w", err)
-		}
-		if held := holdsSystem(project); held != "" {
-			return nil, &ProjectHoldsSystemError{Project: project, Held: held}
-		}
-		protected = protectedPaths(project)
+	project, protected, err := sandboxedProject(s.Project)
+	if err != nil {
+		return nil, err
 	}
+	pl := &bwrapPlanner{plan: &bwrapPlan{net: s.Net}, protected: protected}
+	pl.hidePlaces(project)
+	path := envValue(environ, "PATH")
+	pl.bindPATH(path)
+	if err := pl.bindCommand(command, path); err != nil {
+		return nil, err
+	}
+	if err := pl.bindReadOnly(s.ReadOnly); err != nil {
+		return nil, err
+	}
+	if s.Net {
+		pl.bindResolvConf()
+	}
+	p := pl.plan
+	slices.SortStableFunc(p.ro, func(a, b bind) int { return strings.Count(a.dst, "/") - strings.Count(b.dst, "/") })
+	p.ro = slices.Compact(p.ro)
+	return p, nil
+}
+
+// sandboxedProject resolves the project folder dir ("" for none) and the
+// parts of it an agent may never see; a project that holds a system
+// folder is refused.
+func sandboxedProject(dir string) (project string, protected []string, err error) {
+	if dir == "" {
+		return "", nil, nil
+	}
+	if project, err = realPath(dir); err != nil {
+		return "", nil, fmt.Errorf("sandbox: project folder: %w", err)
+	}
+	if held := holdsSystem(project); held != "" {
+		return "", nil, &ProjectHoldsSystemError{Project: project, Held: held}
+	}
+	return project, protectedPaths(project), nil
+}
+
+// bwrapPlanner builds a bwrapPlan: what planBwrap knows while it decides.
+type bwrapPlanner struct {
+	plan      *bwrapPlan
+	homes     []string // the runner's homes (runnerHomes)
+	protected []string // what nothing bound may be or hold (protectedPaths)
+}
+
+// hidePlaces sets the folders the plan hides: the hiddenPlaces, the
+// runner's homes and the project, outermost only, and every temporary
+// folder as a writable tmpfs of its own; shallowest first.
+func (pl *bwrapPlanner) hidePlaces(project string) {
+	p := pl.plan
 	temp := slices.Clone(tempPlaces)
 	if t, err := realPath(os.TempDir()); err == nil {
 		temp = append(temp, t)
 	}
-	homes := runnerHomes()
+	pl.homes = runnerHomes()
 	isDir := func(h string) bool {
 		fi, err := os.Stat(h)
 		return err == nil && fi.IsDir() && holdsSystem(h) == ""
 	}
 	var places []string
-	for _, h := range append(append(slices.Clone(hiddenPlaces), homes...), project) {
+	for _, h := range append(append(slices.Clone(hiddenPlaces), pl.homes...), project) {
 		if h != "" && isDir(h) {
 			places = append(places, h)
 		}
@@ -201,64 +239,78 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 		}
 	}
 	slices.SortStableFunc(p.hide, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+}
 
-	// add binds real, named so, where the sandbox hides it
-	add := func(named, real string) {
-		if hidden(p.hide, real) {
-			p.ro = append(p.ro, bind{real, real})
-		}
-		if named != real && hidden(p.hide, named) {
-			p.ro = append(p.ro, bind{real, named})
-		}
+// add binds real, named so, where the sandbox hides it.
+func (pl *bwrapPlanner) add(named, real string) {
+	p := pl.plan
+	if hidden(p.hide, real) {
+		p.ro = append(p.ro, bind{real, real})
 	}
-	// check refuses a path that is or holds a protected one; what names the
-	// path in the error, "" leaves the naming to the caller.
-	check := func(what, real string) error {
-		for _, q := range protected {
-			if within(real, q) || within(q, real) {
-				msg := fmt.Sprintf("%s is or holds %s, which an agent may never see (.silo and the environments' folders stay hidden); move it out of there", real, q)
-				if what == "" {
-					return errors.New(msg)
-				}
-				return fmt.Errorf("sandbox: %s: %s", what, msg)
+	if named != real && hidden(p.hide, named) {
+		p.ro = append(p.ro, bind{real, named})
+	}
+}
+
+// check refuses a path that is or holds a protected one; what names the
+// path in the error, "" leaves the naming to the caller.
+func (pl *bwrapPlanner) check(what, real string) error {
+	for _, q := range pl.protected {
+		if within(real, q) || within(q, real) {
+			msg := fmt.Sprintf("%s is or holds %s, which an agent may never see (.silo and the environments' folders stay hidden); move it out of there", real, q)
+			if what == "" {
+				return errors.New(msg)
 			}
+			return fmt.Errorf("sandbox: %s: %s", what, msg)
 		}
-		return nil
 	}
-	// wholePlace reports whether binding dir would show what the sandbox
-	// hides whole: a hidden folder itself, one holding one, or a home
-	wholePlace := func(dir string) bool {
-		if slices.ContainsFunc(p.hide, func(h string) bool { return within(h, dir) }) || slices.Contains(homes, dir) {
-			return true
-		}
-		return filepath.Dir(dir) == "/home" // another user's
+	return nil
+}
+
+// wholePlace reports whether binding dir would show what the sandbox
+// hides whole: a hidden folder itself, one holding one, or a home.
+func (pl *bwrapPlanner) wholePlace(dir string) bool {
+	if slices.ContainsFunc(pl.plan.hide, func(h string) bool { return within(h, dir) }) || slices.Contains(pl.homes, dir) {
+		return true
 	}
-	path := envValue(environ, "PATH")
+	return filepath.Dir(dir) == "/home" // another user's
+}
+
+// bindPATH binds each folder of path the sandbox hides, unless it is a
+// whole hidden place, a home or protected, with a shims folder's version
+// manager root.
+func (pl *bwrapPlanner) bindPATH(path string) {
+	hide := pl.plan.hide
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
 		named := filepath.Clean(dir)
 		real, err := realPath(named)
-		if err != nil || !hidden(p.hide, real) && !hidden(p.hide, named) {
+		if err != nil || !hidden(hide, real) && !hidden(hide, named) {
 			continue // not there, or in sight as it is
 		}
-		if wholePlace(real) || wholePlace(named) || check("PATH", real) != nil {
+		if pl.wholePlace(real) || pl.wholePlace(named) || pl.check("PATH", real) != nil {
 			continue
 		}
 		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
 			continue
 		}
-		add(named, real)
+		pl.add(named, real)
 		// a version manager's shims (pyenv, rbenv, nodenv, asdf) run
 		// its own programs and versions beside them: its root is bound
 		// too, as long as it is no home or hidden place
 		if filepath.Base(real) == "shims" {
-			if root := filepath.Dir(real); !wholePlace(root) && check("PATH", root) == nil {
-				add(filepath.Dir(named), root)
+			if root := filepath.Dir(real); !pl.wholePlace(root) && pl.check("PATH", root) == nil {
+				pl.add(filepath.Dir(named), root)
 			}
 		}
 	}
+}
+
+// bindCommand binds each file command names by absolute path and the
+// program its first word finds on path; one that is protected is an error.
+func (pl *bwrapPlanner) bindCommand(command, path string) error {
 	words := shellWords(command)
 	for i, w := range words {
 		named := w
@@ -276,34 +328,40 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if err := check("the command's "+named, real); err != nil {
-			return nil, err
+		if err := pl.check("the command's "+named, real); err != nil {
+			return err
 		}
-		add(named, real)
+		pl.add(named, real)
 	}
-	for _, ro := range s.ReadOnly {
+	return nil
+}
+
+// bindReadOnly binds the sandbox's read-only paths; one that does not
+// exist or is protected is a ReadOnlyPathError.
+func (pl *bwrapPlanner) bindReadOnly(paths []string) error {
+	for _, ro := range paths {
 		abs, err := filepath.Abs(ro)
 		if err != nil {
-			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error(), Err: err}
+			return &ReadOnlyPathError{Path: ro, Reason: err.Error(), Err: err}
 		}
 		real, err := realPath(abs)
 		if err != nil {
-			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error() + "; give a path that exists", Err: err}
+			return &ReadOnlyPathError{Path: ro, Reason: err.Error() + "; give a path that exists", Err: err}
 		}
-		if err := check("", real); err != nil {
-			return nil, &ReadOnlyPathError{Path: ro, Reason: err.Error()}
+		if err := pl.check("", real); err != nil {
+			return &ReadOnlyPathError{Path: ro, Reason: err.Error()}
 		}
-		add(abs, real)
+		pl.add(abs, real)
 	}
-	if s.Net {
-		// a resolv.conf that points into /run, as systemd-resolved's does
-		if real, err := realPath("/etc/resolv.conf"); err == nil && hidden(p.hide, real) {
-			add(real, real)
-		}
+	return nil
+}
+
+// bindResolvConf binds a resolv.conf that points into a hidden folder
+// (/run, as systemd-resolved's does), for an agent with the network.
+func (pl *bwrapPlanner) bindResolvConf() {
+	if real, err := realPath("/etc/resolv.conf"); err == nil && hidden(pl.plan.hide, real) {
+		pl.add(real, real)
 	}
-	slices.SortStableFunc(p.ro, func(a, b bind) int { return strings.Count(a.dst, "/") - strings.Count(b.dst, "/") })
-	p.ro = slices.Compact(p.ro)
-	return p, nil
 }
 
 // runnerHomes are the runner's home folders, resolved: $HOME's and the one

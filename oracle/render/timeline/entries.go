@@ -255,134 +255,187 @@ func (t *timeline) result(e *entry, out json.RawMessage, isErr bool, where strin
 
 // event is the entry of any event but a tool call's.
 func (t *timeline) event(ev *Event) entry {
-	e := entry{Seq: ev.Seq, Kind: "other", Title: ev.Type}
+	b := &eventEntry{t: t, ev: ev, e: entry{Seq: ev.Seq, Kind: "other", Title: ev.Type}}
+	e := &b.e
 	if e.Title == "" {
 		e.Title = "(an event with no type)"
 	}
 	if off := t.offset(ev); off != "" {
 		e.Meta = append(e.Meta, off)
 	}
-	where := t.where(ev)
-	val := func(label, key string) {
-		if raw, ok := ev.Fields[key]; ok && string(raw) != "null" {
-			e.Parts = append(e.Parts, part{Label: label, Value: t.cut.json(raw, where)})
-		}
-	}
-	meta := func(format, key string) {
-		if raw, ok := ev.Fields[key]; ok && string(raw) != "null" {
-			e.Meta = append(e.Meta, fmt.Sprintf(format, strings.Trim(string(raw), `"`)))
-		}
-	}
+	b.where = t.where(ev)
 	switch ev.Type {
 	case "run_start":
-		e.Kind, e.Title = "start", "start"
-		var task struct{ ID, Title string }
-		json.Unmarshal(ev.Fields["task"], &task)
-		var cfg runner.RunConfig
-		json.Unmarshal(ev.Fields["config"], &cfg)
-		if task.ID != "" {
-			e.Meta = append(e.Meta, "task "+task.ID)
-		}
-		if cfg.Agent != "" {
-			e.Meta = append(e.Meta, "agent "+cfg.Agent)
-		}
-		if cfg.MaxToolCalls > 0 {
-			e.Meta = append(e.Meta, fmt.Sprintf("budget %d calls, %s", cfg.MaxToolCalls, (time.Duration(cfg.TimeoutMs)*time.Millisecond).String()))
-		}
-		if tools := toolList(ev.Fields["tools"]); tools != "" {
-			e.Parts = append(e.Parts, part{Label: "tools offered", Value: t.cut.text(tools, where)})
-		}
+		b.runStart()
 	case "agent_output":
 		e.Kind, e.Title = "answer", "answer"
 		// the answer is shown in full below: here its beginning
 		e.Parts = append(e.Parts, part{Label: "answer", Class: "output", Value: t.cut.preview(ev.Fields["output"], answerPreview, "“The answer” below")})
 	case "run_end":
-		e.Kind, e.Title = "end", "end"
-		switch reason := ev.str("terminationReason"); reason {
-		case runner.Completed:
-			e.Meta = append(e.Meta, reason)
-		case "":
-			e.Bad, e.Badge = true, "ended with no termination reason"
-		default:
-			e.Bad, e.Badge = true, "ended: "+reason
-		}
-		if n, ok := ev.num("toolCalls"); ok {
-			errs, _ := ev.num("toolErrors")
-			e.Meta = append(e.Meta, fmt.Sprintf("%g %s, %g %s", n, plural(n, "tool call", "tool calls"), errs, plural(errs, "error", "errors")))
-		}
-		meta("took %s ms", "durationMs")
-		val("error", "error")
+		b.runEnd()
 	case "verifier_result":
 		e.Kind, e.Title = "grade", "graded"
-		meta("verdict %s", "verdict")
-		meta("reward %s", "reward")
-		meta("verifier %s", "verifierId")
+		b.meta("verdict %s", "verdict")
+		b.meta("reward %s", "reward")
+		b.meta("verifier %s", "verifierId")
 	case "model_request":
-		e.Kind, e.Title = "model", "model request"
-		meta("turn %s", "turn")
-		meta("attempt %s", "attempt")
-		// a later request logs only the messages it adds, the first of
-		// them message messagesFrom of the conversation
-		var body struct {
-			From     *int              `json:"messagesFrom"`
-			Messages []json.RawMessage `json:"messages"`
-		}
-		switch {
-		case json.Unmarshal(ev.Fields["body"], &body) != nil || body.Messages == nil:
-		case body.From != nil && *body.From >= 0:
-			e.Meta = append(e.Meta, fmt.Sprintf("%d messages, %d new", *body.From+len(body.Messages), len(body.Messages)))
-		default:
-			e.Meta = append(e.Meta, fmt.Sprintf("%d messages", len(body.Messages)))
-		}
-		val("url", "url")
-		val("request", "body")
+		b.modelRequest()
 	case "model_response":
-		e.Kind, e.Title = "model", "model response"
-		meta("turn %s", "turn")
-		meta("attempt %s", "attempt")
-		if st, ok := ev.num("status"); ok {
-			e.Meta = append(e.Meta, fmt.Sprintf("status %g", st))
-			if st != 200 {
-				e.Bad, e.Badge = true, fmt.Sprintf("status %g", st)
-			}
-		}
-		if _, ok := ev.Fields["error"]; ok {
-			e.Bad = true
-			if e.Badge == "" {
-				e.Badge = "request failed"
-			}
-			val("error", "error")
-		}
-		says, asks := modelSays(ev.Fields["body"])
-		if says != "" {
-			e.Parts = append(e.Parts, part{Label: "says", Class: "output", Value: t.cut.text(says, where)})
-		}
-		if len(asks) > 0 {
-			e.Parts = append(e.Parts, part{Label: "calls for", Value: t.cut.text(strings.Join(asks, ", "), where)})
-		}
-		val("response", "body")
+		b.modelResponse()
 	case "agent_stderr":
 		e.Kind, e.Title = "log", "agent's stderr"
-		meta("%s bytes dropped", "droppedBytes")
-		val("stderr", "stderr")
+		b.meta("%s bytes dropped", "droppedBytes")
+		b.val("stderr", "stderr")
 	case "agent_panic":
 		e.Kind, e.Title, e.Bad, e.Badge = "log", "agent panicked", true, "panic"
-		val("panic", "panic")
-		val("stack", "stack")
+		b.val("panic", "panic")
+		b.val("stack", "stack")
 	default:
-		if ev.Type == "agent_log" {
-			e.Kind, e.Title = "log", "agent's event "+ev.str("event")
-		}
-		keys := make([]string, 0, len(ev.Fields))
-		for k := range ev.Fields {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			val(k, k)
+		b.otherEvent()
+	}
+	return b.e
+}
+
+// eventEntry is the entry of one event as event builds it.
+type eventEntry struct {
+	t     *timeline
+	ev    *Event
+	where string // where the event is, for what is cut
+	e     entry
+}
+
+// val adds the event's field key as a part labelled label, unless it is
+// absent or null.
+func (b *eventEntry) val(label, key string) {
+	if raw, ok := b.ev.Fields[key]; ok && string(raw) != "null" {
+		b.e.Parts = append(b.e.Parts, part{Label: label, Value: b.t.cut.json(raw, b.where)})
+	}
+}
+
+// meta adds the event's field key, unquoted, to the entry's meta through
+// format, unless it is absent or null.
+func (b *eventEntry) meta(format, key string) {
+	if raw, ok := b.ev.Fields[key]; ok && string(raw) != "null" {
+		b.e.Meta = append(b.e.Meta, fmt.Sprintf(format, strings.Trim(string(raw), `"`)))
+	}
+}
+
+// runStart is the entry of run_start: the task, the agent, its budget and
+// the tools offered.
+func (b *eventEntry) runStart() {
+	e, ev := &b.e, b.ev
+	e.Kind, e.Title = "start", "start"
+	var task struct{ ID, Title string }
+	json.Unmarshal(ev.Fields["task"], &task)
+	var cfg runner.RunConfig
+	json.Unmarshal(ev.Fields["config"], &cfg)
+	if task.ID != "" {
+		e.Meta = append(e.Meta, "task "+task.ID)
+	}
+	if cfg.Agent != "" {
+		e.Meta = append(e.Meta, "agent "+cfg.Agent)
+	}
+	if cfg.MaxToolCalls > 0 {
+		e.Meta = append(e.Meta, fmt.Sprintf("budget %d calls, %s", cfg.MaxToolCalls, (time.Duration(cfg.TimeoutMs)*time.Millisecond).String()))
+	}
+	if tools := toolList(ev.Fields["tools"]); tools != "" {
+		e.Parts = append(e.Parts, part{Label: "tools offered", Value: b.t.cut.text(tools, b.where)})
+	}
+}
+
+// runEnd is the entry of run_end: why the rollout ended, its calls and
+// errors, how long it took.
+func (b *eventEntry) runEnd() {
+	e, ev := &b.e, b.ev
+	e.Kind, e.Title = "end", "end"
+	switch reason := ev.str("terminationReason"); reason {
+	case runner.Completed:
+		e.Meta = append(e.Meta, reason)
+	case "":
+		e.Bad, e.Badge = true, "ended with no termination reason"
+	default:
+		e.Bad, e.Badge = true, "ended: "+reason
+	}
+	if n, ok := ev.num("toolCalls"); ok {
+		errs, _ := ev.num("toolErrors")
+		e.Meta = append(e.Meta, fmt.Sprintf("%g %s, %g %s", n, plural(n, "tool call", "tool calls"), errs, plural(errs, "error", "errors")))
+	}
+	b.meta("took %s ms", "durationMs")
+	b.val("error", "error")
+}
+
+// model makes the entry a model step with title, its turn and attempt.
+func (b *eventEntry) model(title string) {
+	b.e.Kind, b.e.Title = "model", title
+	b.meta("turn %s", "turn")
+	b.meta("attempt %s", "attempt")
+}
+
+// modelRequest is the entry of model_request: its turn, attempt and
+// messages, the URL and the request.
+func (b *eventEntry) modelRequest() {
+	e, ev := &b.e, b.ev
+	b.model("model request")
+	// a later request logs only the messages it adds, the first of
+	// them message messagesFrom of the conversation
+	var body struct {
+		From     *int              `json:"messagesFrom"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	switch {
+	case json.Unmarshal(ev.Fields["body"], &body) != nil || body.Messages == nil:
+	case body.From != nil && *body.From >= 0:
+		e.Meta = append(e.Meta, fmt.Sprintf("%d messages, %d new", *body.From+len(body.Messages), len(body.Messages)))
+	default:
+		e.Meta = append(e.Meta, fmt.Sprintf("%d messages", len(body.Messages)))
+	}
+	b.val("url", "url")
+	b.val("request", "body")
+}
+
+// modelResponse is the entry of model_response: its turn, attempt and
+// status, what the model says and calls for, and the response.
+func (b *eventEntry) modelResponse() {
+	e, ev := &b.e, b.ev
+	b.model("model response")
+	if st, ok := ev.num("status"); ok {
+		e.Meta = append(e.Meta, fmt.Sprintf("status %g", st))
+		if st != 200 {
+			e.Bad, e.Badge = true, fmt.Sprintf("status %g", st)
 		}
 	}
-	return e
+	if _, ok := ev.Fields["error"]; ok {
+		e.Bad = true
+		if e.Badge == "" {
+			e.Badge = "request failed"
+		}
+		b.val("error", "error")
+	}
+	says, asks := modelSays(ev.Fields["body"])
+	if says != "" {
+		e.Parts = append(e.Parts, part{Label: "says", Class: "output", Value: b.t.cut.text(says, b.where)})
+	}
+	if len(asks) > 0 {
+		e.Parts = append(e.Parts, part{Label: "calls for", Value: b.t.cut.text(strings.Join(asks, ", "), b.where)})
+	}
+	b.val("response", "body")
+}
+
+// otherEvent is the entry of an agent_log or of an event the timeline
+// does not know: every field, by name.
+func (b *eventEntry) otherEvent() {
+	ev := b.ev
+	if ev.Type == "agent_log" {
+		b.e.Kind, b.e.Title = "log", "agent's event "+ev.str("event")
+	}
+	keys := make([]string, 0, len(ev.Fields))
+	for k := range ev.Fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b.val(k, k)
+	}
 }
 
 // toolList lists the tools of run_start, one a line: name, description.
