@@ -24,6 +24,15 @@ func writeJSON(w io.Writer, v any) error {
 	return err
 }
 
+// writeEnvironments prints the --json form of a command that lists what
+// it found for each environment (list, verifier list).
+func writeEnvironments[T any](w io.Writer, envs []T) error {
+	return writeJSON(w, struct {
+		FormatVersion int `json:"formatVersion"`
+		Environments  []T `json:"environments"`
+	}{FormatVersion, nonNil(envs)})
+}
+
 // jsonError is what a command run with --json prints when it fails.
 type jsonError struct {
 	FormatVersion int `json:"formatVersion"`

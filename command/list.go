@@ -54,10 +54,7 @@ func listCommand(envs Environments) *cli.Command {
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
-				return writeJSON(w, struct {
-					FormatVersion int       `json:"formatVersion"`
-					Environments  []envJSON `json:"environments"`
-				}{FormatVersion, nonNil(out)})
+				return writeEnvironments(w, out)
 			}
 			s := newStyle(c, w)
 			for i, e := range out {

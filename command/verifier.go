@@ -67,10 +67,7 @@ func verifierListCommand(envs Environments) *cli.Command {
 			}
 			w := c.App.Writer
 			if c.Bool("json") {
-				return writeJSON(w, struct {
-					FormatVersion int       `json:"formatVersion"`
-					Environments  []envJSON `json:"environments"`
-				}{FormatVersion, nonNil(out)})
+				return writeEnvironments(w, out)
 			}
 			s := newStyle(c, w)
 			for i, e := range out {
