@@ -38,6 +38,9 @@ func TestHostScripts(t *testing.T) {
 			},
 			// replace FILE OLD NEW replaces the first OLD in FILE by NEW.
 			"replace": replaceCmd,
+			// glob [-w FILE] PATTERN prints the files that PATTERN matches
+			// (at least one), each first overwritten with FILE's content.
+			"glob": globCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
@@ -87,6 +90,31 @@ func replaceCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s does not contain %q", args[0], args[1])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.Replace(string(data), old, unquote(args[2]), 1)), 0o644))
+}
+
+func globCmd(ts *testscript.TestScript, neg bool, args []string) {
+	var with []byte
+	if len(args) == 3 && args[0] == "-w" {
+		data, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		with, args = data, args[2:]
+	}
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: glob [-w FILE] PATTERN")
+	}
+	matches, err := filepath.Glob(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if len(matches) == 0 {
+		ts.Fatalf("no file matches %s", args[0])
+	}
+	for _, m := range matches {
+		if with != nil {
+			ts.Check(os.WriteFile(m, with, 0o600))
+		}
+		data, err := os.ReadFile(m)
+		ts.Check(err)
+		ts.Stdout().Write(append(data, '\n'))
+	}
 }
 
 // copyDir copies the regular files under from to to, keeping their paths.

@@ -20,7 +20,9 @@ func needsTSX(path string) bool {
 	return ext == ".ts" || ext == ".mts"
 }
 
-// MinNode is the oldest Node major version the Node host runs on.
+// MinNode is the oldest Node major version the Node host runs on; the
+// host checks the Node it runs on (a node --version before every start
+// would cost as much again as the check of a short environment).
 const MinNode = 20
 
 var nodeFound struct {
@@ -29,8 +31,7 @@ var nodeFound struct {
 	err  error
 }
 
-// nodePath returns the node to run: $ORACLE_NODE, or node on PATH, checked
-// once to be Node MinNode or newer.
+// nodePath returns the node to run: $ORACLE_NODE, or node on PATH.
 func nodePath() (string, error) {
 	nodeFound.once.Do(func() {
 		nodeFound.path, nodeFound.err = findNode()
@@ -46,15 +47,6 @@ func findNode() (string, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
 		return "", fmt.Errorf("node is not installed (no %s on PATH); install Node %d or newer, or set ORACLE_NODE to its path", name, MinNode)
-	}
-	out, err := exec.Command(path, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%s --version failed: %v; install Node %d or newer, or set ORACLE_NODE to its path", path, err, MinNode)
-	}
-	v := strings.TrimSpace(string(out))
-	major, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), ".")
-	if n, err := strconv.Atoi(major); err != nil || n < MinNode {
-		return "", fmt.Errorf("%s is Node %s; the Node host needs Node %d or newer: install it, or set ORACLE_NODE to its path", path, v, MinNode)
 	}
 	return path, nil
 }
@@ -154,7 +146,11 @@ func nodeCommand(name, entry, tsx string) ([]string, error) {
 		return nil, err
 	}
 	argv := []string{node, filepath.Join(dir, "node", "host.mjs"), "--name", name,
-		"--hooks", filepath.Join(dir, "node", "hooks.mjs"), "--silo", filepath.Join(dir, "node", "silo", "index.mjs")}
+		"--hooks", filepath.Join(dir, "node", "hooks.mjs"), "--silo", filepath.Join(dir, "node", "silo", "index.mjs"),
+		"--cjs", filepath.Join(dir, "node", "cjs.mjs"), "--min-node", strconv.Itoa(MinNode)}
+	if cache := hostCache(); cache != "" {
+		argv = append(argv, "--cache", cache)
+	}
 	if entry != "" {
 		argv = append(argv, "--env", entry)
 	}

@@ -17,13 +17,14 @@ import (
 // scripts are the hosts that ship with oracle: node/ (host.mjs, its hooks
 // and the @burn0/silo it supplies) and python/ (host.py and oracle_env.py).
 //
-//go:embed node/host.mjs node/hooks.mjs node/silo/index.mjs node/silo/index.d.ts node/silo/package.json python/host.py python/oracle_env.py
+//go:embed node/host.mjs node/hooks.mjs node/cjs.mjs node/silo/index.mjs node/silo/index.d.ts node/silo/package.json python/host.py python/oracle_env.py
 var scripts embed.FS
 
 var installed struct {
-	once sync.Once
-	dir  string
-	err  error
+	once   sync.Once
+	dir    string
+	cached bool // dir is in the user's cache, and lasts
+	err    error
 }
 
 // scriptDir returns the folder the embedded hosts are written to, once per
@@ -33,30 +34,41 @@ var installed struct {
 // cache.
 func scriptDir() (string, error) {
 	installed.once.Do(func() {
-		installed.dir, installed.err = install()
+		installed.dir, installed.cached, installed.err = install()
 	})
 	return installed.dir, installed.err
 }
 
-func install() (string, error) {
+// hostCache returns the folder where the hosts keep what makes their next
+// start cheaper (cache/ beside the scripts, so a new version of them
+// starts afresh), or "" where the scripts are not in the user's cache.
+func hostCache() string {
+	dir, err := scriptDir()
+	if err != nil || !installed.cached {
+		return ""
+	}
+	return filepath.Join(dir, "cache")
+}
+
+func install() (string, bool, error) {
 	files, sum, err := scriptFiles()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir := filepath.Join(cache, "oracle", "hosts", sum[:16])
 		if err := writeScripts(dir, files); err == nil {
-			return dir, nil
+			return dir, true, nil
 		}
 	}
 	dir, err := os.MkdirTemp("", "oracle-hosts-")
 	if err != nil {
-		return "", fmt.Errorf("write the environment hosts: %w; set TMPDIR to a writable folder", err)
+		return "", false, fmt.Errorf("write the environment hosts: %w; set TMPDIR to a writable folder", err)
 	}
 	if err := writeScripts(dir, files); err != nil {
-		return "", fmt.Errorf("write the environment hosts: %w", err)
+		return "", false, fmt.Errorf("write the environment hosts: %w", err)
 	}
-	return dir, nil
+	return dir, false, nil
 }
 
 // scriptFiles returns the embedded files by path and the hash of them all.

@@ -6,11 +6,17 @@
 // node; it is not meant to be run by hand.
 //
 //   node host.mjs --name NAME [--env ENTRYPOINT] [--tsx TSX_API] --hooks HOOKS --silo SILO
+//                 --cjs CJS_HOOKS [--min-node MAJOR] [--cache DIR]
 //
 // stdout carries protocol lines only: whatever the environment's code
 // prints there (console.log, process.stdout.write) goes to stderr.
+//
+// With --cache, a folder of oracle's own in the user's cache, the host
+// keeps there which .js files turned out to be plain CommonJS, so that its
+// next start skips finding that out again (see cjs.mjs); what a module
+// does is the same with or without it.
 
-import { register } from "node:module";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
@@ -30,6 +36,36 @@ function send(line) {
 
 function sendError(id, code, message) {
   send(JSON.stringify({ type: "error", id, error: { code, message: String(message) } }));
+}
+
+// The Node that runs this host must be new enough: checked here, before
+// anything an older Node lacks is imported, rather than by a node
+// --version of oracle's before every start.
+const minNode = Number(args["min-node"] ?? 20);
+if (Number(process.versions.node.split(".")[0]) < minNode) {
+  sendError(0, "load_failed", `${process.execPath} is Node ${process.version}; the Node host needs Node ${minNode} or newer: install it, or set ORACLE_NODE to its path`);
+  process.exit(1);
+}
+
+const { register } = await import("node:module");
+const { createHash } = await import("node:crypto");
+
+// recordName is the name of the record cjs.mjs keeps in the cache folder:
+// what a .js file loads as depends on this Node, its flags and the tsx (or
+// none) whose hooks see it, so each of those has a record of its own.
+async function recordName(tsx) {
+  let version = "";
+  if (tsx) {
+    try {
+      const { statSync } = await import("node:fs");
+      const st = statSync(tsx, { bigint: true });
+      version = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    } catch {
+      version = "unknown";
+    }
+  }
+  const key = [process.version, process.arch, process.execArgv.join(" "), process.env.NODE_OPTIONS ?? "", tsx ?? "", version].join("\0");
+  return `cjs-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.json`;
 }
 
 // errorText is the first line of what was thrown (its stack goes to stderr).
@@ -70,13 +106,29 @@ function isObject(v) {
 }
 
 // loadHooks registers oracle's resolve hook, then tsx's, which therefore
-// runs first and asks oracle's for what it resolves (see hooks.mjs).
+// runs first and asks oracle's for what it resolves (see hooks.mjs), then,
+// with a cache, the one that loads known plain CommonJS files without
+// either (see cjs.mjs), which runs before both.
 async function loadHooks() {
   register(pathToFileURL(args.hooks).href, { data: { silo: pathToFileURL(args.silo).href } });
   if (args.tsx) {
     const api = await import(pathToFileURL(args.tsx).href);
     api.register();
   }
+  if (args.cache && args.cjs) {
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    register(pathToFileURL(args.cjs).href, { data: { file: join(args.cache, await recordName(args.tsx)), port: port2 }, transferList: [port2] });
+    recordPort = port1;
+  }
+}
+
+// recordPort tells cjs.mjs to write what it learnt, once a module and all
+// it imports are loaded.
+let recordPort = null;
+
+function saveRecord() {
+  recordPort?.postMessage("save");
 }
 
 // env is the environment module, with its tools' specs and its verifiers
@@ -102,6 +154,7 @@ function toolMap(tools, where) {
 
 async function loadEnvironment(entry) {
   const mod = await import(pathToFileURL(entry).href);
+  saveRecord();
   for (const [name, type] of [["createState", "function"], ["bindTools", "function"]]) {
     if (typeof mod[name] !== type) {
       throw new HostError("load_failed", `${entry} does not export ${name}(); an environment module exports createState, bindTools and verifiers`);
@@ -313,6 +366,7 @@ const agents = new Map();
 
 async function importModule(path) {
   const m = await import(pathToFileURL(path).href);
+  saveRecord();
   let fn = m.default;
   if (typeof fn !== "function" && isObject(fn) && typeof fn.default === "function") {
     fn = fn.default; // a module compiled as CommonJS
