@@ -242,15 +242,7 @@ func TestShardsMergeDecideAsUnsharded(t *testing.T) {
 		for i := 1; i <= tt.shards; i++ {
 			c.reset(tt.seed) // each shard's tasks draw as in the whole check
 			sh := wholeCheck(t, store, e, Selection{Shard: Shard{i, tt.shards}}, opts)
-			data, err := canon.Marshal(sh)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-			if err := os.WriteFile(p, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			paths = append(paths, p)
+			paths = append(paths, writeShard(t, dir, i, sh))
 		}
 		merged, err := MergeReports(paths)
 		if err != nil {

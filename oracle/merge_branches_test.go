@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -45,17 +46,23 @@ func shardFiles(t *testing.T, sel Selection, n int, cases map[baseline.Key]Statu
 		if edit != nil {
 			edit(i, r)
 		}
-		data, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
+		paths = append(paths, writeShard(t, dir, i, r))
 	}
 	return paths
+}
+
+// writeShard writes r as the report of shard i in dir, and returns its path.
+func writeShard(t *testing.T, dir string, i int, r *Report) string {
+	t.Helper()
+	data, err := canon.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, fmt.Sprintf("s%d.json", i))
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // someCases are cases of crm spread over the shards of 3: at least one in
