@@ -136,29 +136,13 @@ let recordPort = null;
 
 // exportNames tells cjs.mjs the named exports Node gave the import of each
 // of urls, CommonJS files already imported (so that import() here only
-// returns what is loaded): the keys of the module namespace, in the order
-// of Node's own list of them where that is to be found (the order in
-// which Node reads them from module.exports). A file whose import failed
-// is left out.
+// returns what is loaded): the keys of the module namespace. A file whose
+// import failed is left out.
 async function exportNames(urls) {
-  const { default: Module } = await import("node:module");
-  const { fileURLToPath } = await import("node:url");
   const names = {};
   await Promise.all(urls.filter((u) => typeof u === "string" && u.startsWith("file:")).map(async (url) => {
     try {
-      const keys = Object.keys(await import(url)).filter((k) => k !== "default");
-      const mod = Module._cache[fileURLToPath(url)];
-      const sym = Object.getOwnPropertySymbols(mod ?? {}).find((s) => s.description === "kModuleExportNames");
-      const listed = sym === undefined ? undefined : mod[sym];
-      if (listed instanceof Set) {
-        const ordered = [...listed].filter((k) => k !== "default");
-        const set = new Set(keys);
-        if (ordered.length === keys.length && ordered.every((k) => set.has(k))) {
-          names[url] = ordered;
-          return;
-        }
-      }
-      names[url] = keys;
+      names[url] = Object.keys(await import(url)).filter((k) => k !== "default");
     } catch {
       // no names for a file whose import failed
     }
