@@ -247,12 +247,12 @@ function resolveFrom(from, spec) {
   if (isBuiltin(spec)) {
     return "";
   }
-  let r = requirers.get(from);
-  if (r === undefined) {
-    r = createRequire(from);
-    requirers.set(from, r);
-  }
   try {
+    let r = requirers.get(from);
+    if (r === undefined) {
+      r = createRequire(from);
+      requirers.set(from, r);
+    }
     const to = r.resolve(spec);
     return path.isAbsolute(to) ? to : "";
   } catch {
@@ -260,10 +260,13 @@ function resolveFrom(from, spec) {
   }
 }
 
-// holds reports whether deps d are as they were recorded.
-function holds(d) {
+// holds reports whether deps d of the file at p are as they were
+// recorded: each require resolves from p, or from a file an earlier one
+// resolved to, to the same file, and that file has the same identity.
+function holds(p, d) {
+  const reached = new Set([p]);
   for (const [from, spec, to, id] of d) {
-    if (resolveFrom(from, spec) !== to) {
+    if (!reached.has(from) || resolveFrom(from, spec) !== to) {
       return false;
     }
     if (to !== "") {
@@ -274,6 +277,7 @@ function holds(d) {
       } catch {
         return false;
       }
+      reached.add(to);
     }
   }
   return true;
@@ -428,7 +432,7 @@ export async function load(url, context, next) {
     return { format: "commonjs", responseURL: url, source: null, shortCircuit: true };
   }
   if (typeof e === "object" && e.k === key) {
-    if (holds(e.d)) {
+    if (holds(p, e.d)) {
       return { format: "module", responseURL: url, source: wrapper(p, e.n), shortCircuit: true };
     }
     // what its reexports depend on changed: its names are found afresh
