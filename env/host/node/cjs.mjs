@@ -284,7 +284,11 @@ function holds(p, d) {
 }
 
 // wrapper is the ES module that loads the CommonJS file at p as Node's
-// import of it does, with the named exports names.
+// import of it does (Module._load(p), as Node's own loader calls it), with
+// the named exports names, each read once after the load as Node reads
+// them (only an own property counts; a getter that throws gives
+// undefined). Node reads them in the order its lexer found them, this in
+// the namespace's order: only getters with side effects could tell.
 function wrapper(p, names) {
   const lines = [
     'import Module from "node:module";',
