@@ -58,6 +58,10 @@ const maxDepBytes = 64 << 20;
 // CommonJS module whose source a load hook gave.
 const direct = "#oracle-cjs";
 
+// The end of the entry of a large plain CommonJS file whose names are not
+// kept (its requires are too many, or one is not plainly a string).
+const unnamed = "!";
+
 let file = "";
 // path → identity key (plain CommonJS), or {k: key, n: names, d: deps}
 let known = new Map();
@@ -109,14 +113,18 @@ function named(url, names) {
   }
   const e = known.get(p);
   const k = typeof e === "string" ? e : e?.k;
-  if (typeof k !== "string" || !k.startsWith(key + ":") || !validNames(names)) {
+  if (typeof k !== "string" || !k.startsWith(key + ":") || k.endsWith(unnamed)) {
+    return;
+  }
+  if (!validNames(names)) {
+    known.set(p, k + unnamed);
+    changed = true;
     return;
   }
   const d = deps(p);
-  if (d !== null) {
-    known.set(p, { k, n: names, d });
-    changed = true;
-  }
+  // k + "!": plain CommonJS whose names are not kept, not asked for again
+  known.set(p, d === null ? k + unnamed : { k, n: names, d });
+  changed = true;
 }
 
 function validNames(n) {
@@ -429,8 +437,8 @@ export async function load(url, context, next) {
     return note(url, await next(url, context));
   }
   const e = known.get(p);
-  if (e === key) {
-    if (size >= minNamedBytes) {
+  if (e === key || e === key + unnamed) {
+    if (e === key && size >= minNamedBytes) {
       asking.add(url);
     }
     return { format: "commonjs", responseURL: url, source: null, shortCircuit: true };
