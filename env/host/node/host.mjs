@@ -119,13 +119,36 @@ async function loadHooks() {
     const { port1, port2 } = new MessageChannel();
     port1.unref();
     register(pathToFileURL(args.cjs).href, { data: { file: join(args.cache, await recordName(args.tsx)), port: port2 }, transferList: [port2] });
+    port1.on("message", (msg) => {
+      if (Array.isArray(msg?.exports)) {
+        exportNames(msg.exports);
+      }
+    });
     recordPort = port1;
   }
 }
 
 // recordPort tells cjs.mjs to write what it learnt, once a module and all
-// it imports are loaded.
+// it imports are loaded; cjs.mjs answers with the large CommonJS files an
+// ES module imported, and is told the names that Node's import of each
+// gave (see exportNames).
 let recordPort = null;
+
+// exportNames tells cjs.mjs the named exports Node gave the import of each
+// of urls, CommonJS files already imported (so that import() here only
+// returns what is loaded): the keys of the module namespace. A file whose
+// import failed is left out.
+async function exportNames(urls) {
+  const names = {};
+  await Promise.all(urls.filter((u) => typeof u === "string" && u.startsWith("file:")).map(async (url) => {
+    try {
+      names[url] = Object.keys(await import(url)).filter((k) => k !== "default");
+    } catch {
+      // no names for a file whose import failed
+    }
+  }));
+  recordPort?.postMessage({ names });
+}
 
 function saveRecord() {
   recordPort?.postMessage("save");
