@@ -1,7 +1,6 @@
 package canon
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -51,14 +50,34 @@ func hidden(r rune) bool {
 // them an escape means the character itself, so a reader decodes the same
 // strings. b must be valid UTF-8, as every text Marshal writes is.
 func VisibleJSON(b []byte) []byte {
-	escape := func(r rune) bool { return r != '\n' && hidden(r) }
-	i := bytes.IndexFunc(b, escape)
+	i := firstHidden(b)
 	if i < 0 {
 		return b
 	}
+	escape := func(r rune) bool { return r != '\n' && hidden(r) }
 	out := append(make([]byte, 0, len(b)+64), b[:i]...)
 	for _, r := range string(b[i:]) {
 		out = appendVisible(out, r, escape)
 	}
 	return out
+}
+
+// firstHidden is the index of the first character of b that VisibleJSON
+// escapes, or -1: ASCII, nearly all of a report, is looked at byte by byte.
+func firstHidden(b []byte) int {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\n' || c == 0x7f {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if hidden(r) {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
