@@ -208,7 +208,7 @@ func MergeReports(paths []string) (*Report, error) {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
 	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox,
-		Commit: first.Commit, Baselines: first.Baselines, Cases: cases}
+		Commit: first.Commit, Cases: cases} // the fingerprint only tells shards apart, as an unsharded check has none
 	merged.finish()
 	// a group's decision spans the shards: decided again over all its cases
 	opts, err := gateOptionsOf(func(yield func(string, *GateReport) bool) {

@@ -145,9 +145,10 @@ type Report struct {
 	// it (the CI's, or the binary's own); a merge refuses shards of
 	// different commits.
 	Commit string `json:"commit,omitempty"`
-	// Baselines is the fingerprint of the baselines the selection (before
-	// sharding) was checked against: the same for every shard of one run,
-	// so a merge refuses shards that saw different baselines.
+	// Baselines is, in the report of a shard, the fingerprint of the
+	// baselines the selection (before sharding) was checked against: the
+	// same for every shard of one run, so a merge refuses shards that saw
+	// different baselines. An unsharded check and a merge have none.
 	Baselines string        `json:"baselines,omitempty"`
 	Summary   Summary       `json:"summary"`
 	Cases     []*CaseReport `json:"cases"`
