@@ -58,8 +58,8 @@ func validateCommand(envs Environments) *cli.Command {
 			}
 			if c.Bool("json") {
 				err = writeJSON(c.App.Writer, struct {
-					FormatVersion int          `json:"formatVersion"`
-					OK            bool         `json:"ok"`
+					FormatVersion int                    `json:"formatVersion"`
+					OK            bool                   `json:"ok"`
 					Reports       []env.ValidationReport `json:"reports"`
 				}{FormatVersion, ok, reports})
 			} else {

@@ -148,7 +148,7 @@ func verifierTestCommand(envs Environments) *cli.Command {
 				err = writeJSON(w, struct {
 					FormatVersion int                    `json:"formatVersion"`
 					Summary       verifiertest.Summary   `json:"summary"`
-					Outcomes      []verifiertest.Graded `json:"outcomes"`
+					Outcomes      []verifiertest.Graded  `json:"outcomes"`
 					Untested      []verifiertest.TaskRef `json:"untested"`
 				}{FormatVersion, sum, report.Outcomes, nonNil(report.Untested)})
 			} else {

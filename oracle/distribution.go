@@ -125,7 +125,7 @@ type GroupDecision struct {
 	Decision *stats.Decision `json:"decision"`
 	// Summary is the decision in words (stats.Decision.Summary).
 	Summary stats.Explanation `json:"summary"`
-	Error   string        `json:"error,omitempty"`
+	Error   string            `json:"error,omitempty"`
 }
 
 // Name is env/agent, how reports name the group.

@@ -102,7 +102,7 @@ type gate struct {
 	held   []gateItem
 	groups []*GroupDecision
 	infra  []stats.KeyedDistribution // every distribution case's fresh runs
-	seen   bool         // a distribution case came
+	seen   bool                      // a distribution case came
 }
 
 func newGate(opts DistributionOptions, emit func(cr *CaseReport, kept *Kept) error) *gate {

@@ -69,7 +69,7 @@ type CaseReport struct {
 	// the baseline's: what is known when the environment freezes no
 	// calls.json (ToolErrorsFrom "trace").
 	ToolErrors    []FailedCall `json:"toolErrors,omitempty"`
-	OldToolErrors int         `json:"oldToolErrors,omitempty"`
+	OldToolErrors int          `json:"oldToolErrors,omitempty"`
 	// ToolErrorsFrom says how the tool errors of a changed case were
 	// found: "calls" (compared with the baseline's calls.json) or "trace"
 	// (the fresh trace only).

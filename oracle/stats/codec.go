@@ -20,7 +20,7 @@ const FileSuffix = ".stats.json"
 // FileKind is the "kind" of a distribution file, FormatVersion its
 // "formatVersion".
 const (
-	FileKind          = "distribution"
+	FileKind      = "distribution"
 	FormatVersion = 1
 )
 

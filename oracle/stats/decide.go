@@ -54,7 +54,7 @@ type Decision struct {
 	Verdict Conclusion `json:"verdict"`
 	// RatesVerdict is what the pass rates alone say.
 	RatesVerdict Conclusion `json:"ratesVerdict"`
-	Margin       float64 `json:"margin"`
+	Margin       float64    `json:"margin"`
 	// Tasks is the number of tasks compared: those with graded runs on
 	// both sides. Excluded lists the others.
 	Tasks    int      `json:"tasks"`

@@ -31,7 +31,7 @@ var watched = []string{AgentError, MaxToolCalls, Timeout}
 
 // Alarm is a severe effect in one task.
 type Alarm struct {
-	Task string      `json:"task"`
+	Task string    `json:"task"`
 	Kind AlarmKind `json:"kind"`
 	// Label is the forbidden effect's label, or the termination reason.
 	Label string `json:"label"`
