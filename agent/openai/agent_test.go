@@ -112,6 +112,17 @@ func rollout(t *testing.T, turns []turn, cfg openai.Config) (*runner.Outcome, *f
 // runTask008 rolls the openai agent of cfg through crm TASK-008.
 func runTask008(t *testing.T, cfg openai.Config) *runner.Outcome {
 	t.Helper()
+	e, task, agent := task008(t, cfg)
+	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:" + cfg.Model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// task008 is crm, its TASK-008 and the openai agent of cfg.
+func task008(t *testing.T, cfg openai.Config) (env.Environment, env.Task, env.Agent) {
+	t.Helper()
 	agent, err := openai.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -124,11 +135,7 @@ func runTask008(t *testing.T, cfg openai.Config) *runner.Outcome {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := runner.Run(context.Background(), e, task, agent, runner.Config{Agent: "openai:" + cfg.Model})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return e, task, agent
 }
 
 const disqualify = `{"actorUserId":"USR-002","leadId":"LEAD-007","status":"disqualified","disqualifyReason":"Student research project, no buying intent"}`

@@ -11,7 +11,6 @@ import (
 
 	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -46,18 +45,7 @@ func rolloutAt(t *testing.T, base string) (*runner.Result, []string) {
 	cfg := openai.Config{Model: "test-model", BaseURL: base, APIKey: "sk-test"}
 	cfg.API.MaxRetries = 2
 	cfg.API.Sleep = func(context.Context, time.Duration) error { return nil }
-	agent, err := openai.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := crm.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	task, err := env.FindTask(e, "TASK-008")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, task, agent := task008(t, cfg)
 	var notices []string
 	var mu sync.Mutex
 	ctx := env.WithNotices(context.Background(), func(text string) {
