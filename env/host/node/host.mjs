@@ -405,7 +405,13 @@ async function runAgent(msg) {
   const a = { controller, pending: new Map(), next: 0, reason: "" };
   agents.set(msg.id, a);
   try {
-    const fn = await importModule(msg.module);
+    let fn;
+    try {
+      fn = await importModule(msg.module);
+    } catch (err) {
+      sendError(msg.id, "agent_start_failed", `${msg.module} did not load: ${errorText(err)}`);
+      return;
+    }
     const callTool = (name, input) => {
       if (controller.signal.aborted) {
         return Promise.reject(new Error(`Run ended: ${a.reason}.`));
