@@ -3,6 +3,7 @@ package baseline
 import (
 	"errors"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,6 +70,9 @@ func (p *Pending) Write(k Key, e Entry) error {
 	}
 	if _, err := p.store.Write(k, e); err != nil {
 		return fmt.Errorf("pending %s: %w", k, err)
+	}
+	if !p.report {
+		atomicfile.Writer{Base: p.store.base()}.IgnoreInGit(p.store.Root)
 	}
 	return nil
 }

@@ -40,8 +40,8 @@ func (o *initOptions) initForeign(c *cli.Context, lang, name string) error {
 	solver := "solver.agent.ts"
 	need := "TypeScript loads through tsx: install it in the project with npm install --save-dev tsx (or set ORACLE_TSX)."
 	if lang == scaffold.LangPython {
-		solver = "solver.agent.mjs"
-		need = "The Python host needs python3; the solver module runs in Node 20 or newer."
+		solver = "solver.py"
+		need = "The Python host needs python3 (or ORACLE_PYTHON)."
 	}
 	plan.next = []string{
 		"Next:",

@@ -98,7 +98,7 @@ func defaultAgent(e env.Environment) (string, error) {
 		return a[0], nil
 	}
 	return "", &env.Error{Code: env.CodeAgentNotFound,
-		Message: fmt.Sprintf("%s has no built-in agent; name one with --agent exec:COMMAND or replay:PATH", e.Name())}
+		Message: fmt.Sprintf("%s has no agent; declare its solver in its manifest's \"agents\" (e.g. \"agents\": {\"solver\": \"python:solver.py\"}), or name one with --agent exec:COMMAND, module:PATH, python:PATH or replay:PATH", e.Name())}
 }
 
 // projectCatalog returns the project folder and the catalog of a command

@@ -198,7 +198,7 @@ func flagSelectError(err error, program string) error {
 	if nc, ok := errors.AsType[*oracle.NoCaseError](err); ok {
 		// the patterns as the flags that gave them
 		return &reworded{err: err, msg: nc.Describe(func(kind, quoted string) string { return "--" + kind + " " + quoted },
-			"make a case with "+program+" record --agent replay:PATH")}
+			`declare an environment's regression agents in its manifest's "agents", e.g. "agents": {"solver": "python:solver.py"} (paths relative to the manifest), or make a case of a trace with `+program+" record --agent replay:PATH")}
 	}
 	ex, ok := errors.AsType[*oracle.ExecAgentError](err)
 	if !ok {

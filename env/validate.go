@@ -2,6 +2,8 @@ package env
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -158,7 +160,10 @@ func (v *validation) schemas(tools []ToolSpec, schema string) {
 func (v *validation) agents(e Environment) {
 	regression := e.RegressionAgents()
 	for _, name := range regression {
-		if _, declared := AgentRef(e, name); declared {
+		if ref, declared := AgentRef(e, name); declared {
+			if err := declaredFile(ref); err != nil {
+				v.add(LevelError, CodeAgentNotFound, "agent %s of %s: %v; fix the path in its manifest's \"agents\" (relative to the manifest's folder)", name, e.Name(), err)
+			}
 			continue // resolved when it runs
 		}
 		if _, ok := e.Agent(name); !ok {
@@ -173,6 +178,24 @@ func (v *validation) agents(e Environment) {
 		}
 		v.add(LevelWarning, "no_regression_agent", "%s has no regression agent, so oracle record and check have no case for it; %s", e.Name(), fix)
 	}
+}
+
+// declaredFile checks the file a declared agent's module:, python: or
+// replay: reference names (made absolute when it was declared): a regular
+// file that is there. Other references are resolved when they run.
+func declaredFile(ref string) error {
+	for _, scheme := range []string{"module:", "python:", "replay:"} {
+		if path, ok := strings.CutPrefix(ref, scheme); ok && filepath.IsAbs(path) {
+			fi, err := os.Stat(path)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: no file %s", ref, path)
+			case !fi.Mode().IsRegular():
+				return fmt.Errorf("%s: %s is not a regular file", ref, path)
+			}
+		}
+	}
+	return nil
 }
 
 // schemaProblem shortens a schema compiler's error to the problems it lists.

@@ -41,9 +41,11 @@ func WriteRun(dir string, o *Outcome) (string, error) {
 	} else if filepath.ToSlash(dir) == RunsDir {
 		base = "."
 	}
-	if err := (atomicfile.Writer{Base: base}).MakeDir(dir); err != nil {
+	w := atomicfile.Writer{Base: base}
+	if err := w.MakeDir(dir); err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)
 	}
+	w.IgnoreInGit(dir)
 	tmp, err := os.MkdirTemp(dir, "."+o.RunID+"-*")
 	if err != nil {
 		return "", fmt.Errorf("write run %s: %w", o.RunID, err)

@@ -329,3 +329,39 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPythonAgent is a whole oracle check of the bank suite
+// (fixtures/py/bank: four cases, twenty runs a case), start-up of its hosts
+// included, with the same solver run warm as python:solver.py (python)
+// and as exec:python3 exec_solver.py solver.py (exec), one fresh process
+// and one import of the solver per rollout, in the sandbox when it works
+// here (the default).
+func BenchmarkPythonAgent(b *testing.B) {
+	needPython(b)
+	for _, agent := range []struct{ name, ref string }{
+		{"python", "python:solver.py"},
+		{"exec", "exec:python3 exec_solver.py solver.py"},
+	} {
+		b.Run(agent.name, func(b *testing.B) {
+			dir, _ := benchProject(b, "bank", filepath.Join("..", "..", "fixtures", "py", "bank"), "./env.py")
+			manifest := filepath.Join(dir, ".silo", "environments", "bank", env.ManifestFile)
+			data, err := os.ReadFile(manifest)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(manifest, []byte(strings.Replace(string(data), `"python:solver.py"`, `"`+agent.ref+`"`, 1)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			none := func() ([]env.Environment, error) { return nil, nil }
+			oracle := func(args ...string) {
+				if code := command.Run(context.Background(), append([]string{"oracle", "-C", dir}, args...), none, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("oracle %s: exit %d", strings.Join(args, " "), code)
+				}
+			}
+			oracle("record")
+			for b.Loop() {
+				oracle("check", "--repeat", "20")
+			}
+		})
+	}
+}

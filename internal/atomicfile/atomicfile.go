@@ -213,3 +213,16 @@ func SyncDir(dir string) error {
 	}
 	return nil
 }
+
+// IgnoreInGit writes a .gitignore of "*" into dir, a folder of oracle's
+// own output (run folders, pending artifacts) that w.MakeDir made, unless
+// dir already has one: so that a project whose own .gitignore does not
+// name the folder (a project of the original runner) commits none of it.
+// It is best effort: a folder it cannot write to is left as it is.
+func (w Writer) IgnoreInGit(dir string) {
+	path := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(path); err == nil {
+		return
+	}
+	w.Create(path, []byte("# oracle's output, never committed\n*\n"))
+}

@@ -28,6 +28,7 @@ var foreignTemplates = template.Must(template.ParseFS(foreignFiles, "templates/t
 // write tool, VER-001 failing on purpose), a reference solver module that
 // answers nothing until written, and TASK-001.
 func Foreign(lang, name, description, version string) ([]File, error) {
+	solverScheme := map[string]string{LangTS: "module:", LangPython: "python:"}
 	if err := env.CheckName(name); err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func Foreign(lang, name, description, version string) ([]File, error) {
 	case LangTS:
 		module, solver, moduleTmpl, solverTmpl = "index.ts", "solver.agent.ts", "index.ts.tmpl", "solver.agent.ts.tmpl"
 	case LangPython:
-		module, solver, moduleTmpl, solverTmpl = "env.py", "solver.agent.mjs", "env.py.tmpl", "solver.agent.mjs.tmpl"
+		module, solver, moduleTmpl, solverTmpl = "env.py", "solver.py", "env.py.tmpl", "solver.py.tmpl"
 	default:
 		return nil, fmt.Errorf("language %q is not %s or %s", lang, LangTS, LangPython)
 	}
@@ -53,7 +54,7 @@ func Foreign(lang, name, description, version string) ([]File, error) {
 		files = append(files, File{Path: f.path, Data: buf.Bytes()})
 	}
 	manifest, err := canon.Marshal(env.Manifest{Name: name, Template: "blank-" + lang, TemplateVersion: version,
-		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": "module:" + solver}})
+		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": solverScheme[lang] + solver}})
 	if err != nil {
 		return nil, err
 	}
