@@ -91,7 +91,6 @@ func (m modelOptions) anthropic(cfg anthropic.Config) anthropic.Config {
 // resolver resolves agent references with the command's exec options. The
 // first exec agent of an auto sandbox without bubblewrap warns, once.
 func resolver(c *cli.Context) (agentResolver, error) {
-	holdSecrets(c)
 	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
 	if err != nil {
 		return agentResolver{}, usageError("--sandbox %q is not auto, bwrap or none", c.String("sandbox"))
@@ -156,7 +155,6 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	if len(paths) == 0 {
 		return sel, nil
 	}
-	holdSecrets(c)
 	cat, err := loadCatalog(envs)
 	if err != nil {
 		return sel, err

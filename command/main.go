@@ -162,6 +162,7 @@ func prepare(cmd *cli.Command, path string) {
 		if err := checkEmptyFlags(c); err != nil {
 			return err
 		}
+		holdSecrets(c) // before any environment is loaded or agent made
 		c.App.Metadata[projectKey] = resolveProjectDir(c)
 		c.App.Metadata[envsKey] = envPatterns(c)
 		if dirGiven(c) && !makesProject(path) {

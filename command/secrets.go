@@ -11,8 +11,8 @@ import (
 )
 
 // holdSecrets adds to the process's secrets (internal/secret), which no
-// artifact, trace or output holds, those the command holds before any
-// agent is made: the keys and base URLs of the model agents
+// artifact, trace or output holds, those the command holds, before any
+// environment is loaded or agent made (every command, as it starts): the keys and base URLs of the model agents
 // (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_*), and the values of the
 // --agent-env variables named like a credential, which exec agents are
 // given. A trace recorded elsewhere, an exec agent or a model echoing one
