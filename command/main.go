@@ -93,6 +93,7 @@ func App(envs Environments, opts ...Option) *cli.App {
 			runCommand(envs),
 			recordCommand(envs),
 			checkCommand(envs),
+			mutateCommand(),
 			reviewCommand(envs),
 			acceptCommand(envs),
 			rejectCommand(),
