@@ -30,6 +30,8 @@ type mutateOptions struct {
 	minScore      float64
 	minScoreSet   bool
 	main          string
+	ids           []string
+	list          bool
 }
 
 // mutateCommand is oracle mutate: how strong the gate is on the
@@ -60,6 +62,8 @@ func mutateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "same as --format json"},
 			&cli.StringFlag{Name: "report-dir", Usage: "also write the report in every format, each survivor's diff and each mutant's check report and fresh artifacts to `DIR` (made when missing)"},
 			&cli.Float64Flag{Name: "min-score", Usage: "exit 1 when the mutation score (with the baselines) is below `P` percent"},
+			&cli.StringSliceFlag{Name: "id", Usage: "only the mutants whose id matches `glob` (repeatable; * stops at /): fixtures/crm/rules.go:56:*"},
+			&cli.BoolFlag{Name: "list", Usage: "list the selected mutants (id and change, one a line) and run none"},
 			&cli.StringFlag{Name: "main", Usage: "the import `path` of the main package of this binary, which mutants of a Go environment are built into (default: the one this binary was built from)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -81,7 +85,7 @@ func mutateFlags(c *cli.Context) (mutateOptions, error) {
 		env: c.String("env"), agents: c.StringSlice("agent"), tasks: c.StringSlice("task"), since: c.String("since"),
 		max: c.Int("max"), seed: c.Uint64("seed"), jobs: c.Int("jobs"), timeout: c.Duration("timeout"),
 		format: c.String("format"), reportDir: c.String("report-dir"), minScore: c.Float64("min-score"),
-		minScoreSet: c.IsSet("min-score"), main: c.String("main"),
+		minScoreSet: c.IsSet("min-score"), main: c.String("main"), ids: c.StringSlice("id"), list: c.Bool("list"),
 	}
 	if c.Bool("json") {
 		o.format = "json"
@@ -99,6 +103,8 @@ func mutateFlags(c *cli.Context) (mutateOptions, error) {
 		return o, usageError("--min-score %g: give a percentage from 0 to 100", o.minScore)
 	case c.IsSet("since") && strings.TrimSpace(o.since) == "":
 		return o, usageError("--since is empty: give a git ref such as origin/main")
+	case o.list && (o.format != "text" || o.reportDir != "" || o.minScoreSet):
+		return o, usageError("--list only lists the mutants, as text; leave --format, --report-dir and --min-score out")
 	case strings.HasPrefix(o.since, "-"):
 		return o, usageError("--since %q: give a git ref, not an option", o.since)
 	}
@@ -147,11 +153,22 @@ func runMutate(c *cli.Context, o mutateOptions) error {
 		return err
 	}
 	cfg := mutate.Config{Project: project, Env: o.env, Agents: o.agents, Tasks: o.tasks, Max: o.max, Seed: o.seed,
-		Jobs: o.jobs, Timeout: o.timeout}
+		Jobs: o.jobs, Timeout: o.timeout, IDs: o.ids}
 	if o.since != "" {
 		if cfg.Lines, err = mutate.ChangedLines(ctx, project, o.since, target.Files()); err != nil {
 			return err
 		}
+	}
+	if o.list {
+		found, selected, _, err := mutate.Select(target, cfg)
+		if err != nil {
+			return err
+		}
+		for _, m := range selected {
+			fmt.Fprintf(c.App.Writer, "%s  %s\n", safe(m.ID), safe(m.Change()))
+		}
+		fmt.Fprintf(c.App.Writer, "%d of %d mutants\n", len(selected), found)
+		return nil
 	}
 	stderr := c.App.ErrWriter
 	term := isTerminal(stderr)
@@ -164,8 +181,8 @@ func runMutate(c *cli.Context, o mutateOptions) error {
 			}
 			fmt.Fprint(stderr, "\r")
 		}
-		fmt.Fprintf(stderr, "mutate: %d/%d mutants: %d caught, %d survived, %d not covered, %d errors; about %s left%s",
-			done, total, n.Caught, n.Survived, n.NoCoverage, n.Error, left.Round(time.Second), end)
+		fmt.Fprintf(stderr, "mutate: %d/%d mutants: %d caught, %d survived, %d not covered, %d timed out, %d errors; about %s left%s",
+			done, total, n.Caught, n.Survived, n.NoCoverage, n.Timeout, n.Error, left.Round(time.Second), end)
 	}
 	if o.reportDir != "" {
 		if cfg.Kept, err = keepMutants(o.reportDir); err != nil {

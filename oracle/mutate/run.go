@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,6 +27,9 @@ type Config struct {
 	Seed uint64
 	// Lines, when not nil, keeps only the mutants on those lines.
 	Lines Lines
+	// IDs, when not empty, keeps only the mutants whose id matches one of
+	// these path.Match patterns.
+	IDs []string
 	// Jobs is how many mutants are built and checked at once.
 	Jobs int
 	// Timeout is each mutant's check's time limit; 0 means ten times the
@@ -48,15 +52,13 @@ var ErrNotClean = errors.New("not_clean")
 // cancelled or not.
 func Run(ctx context.Context, t Target, cfg Config) (*Report, error) {
 	started := time.Now()
-	all, sources, err := listMutants(cfg.Project, t)
+	total, selected, sources, err := Select(t, cfg)
 	if err != nil {
 		return nil, err
 	}
-	total := len(all)
-	if cfg.Lines != nil {
-		all = cfg.Lines.Only(all)
+	if len(selected) == 0 {
+		return &Report{Env: cfg.Env, Language: t.Language(), Files: t.Files(), Found: total, Seed: cfg.Seed, Max: cfg.Max}, nil
 	}
-	selected := Sample(all, cfg.Max, cfg.Seed)
 
 	tmp, err := os.MkdirTemp("", "oracle-mutate-")
 	if err != nil {
@@ -140,6 +142,33 @@ func Run(ctx context.Context, t Target, cfg Config) (*Report, error) {
 	rep.Counts = counts
 	rep.Duration = time.Since(started)
 	return rep, nil
+}
+
+// Select lists the mutants of the target's files and returns how many
+// there are, those the configuration selects (Lines, IDs, then the sample
+// of Max) and the files' text by name.
+func Select(t Target, cfg Config) (found int, selected []Mutant, sources map[string][]byte, err error) {
+	all, sources, err := listMutants(cfg.Project, t)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	found = len(all)
+	if cfg.Lines != nil {
+		all = cfg.Lines.Only(all)
+	}
+	if len(cfg.IDs) > 0 {
+		var keep []Mutant
+		for _, m := range all {
+			for _, p := range cfg.IDs {
+				if ok, _ := path.Match(p, m.ID); ok {
+					keep = append(keep, m)
+					break
+				}
+			}
+		}
+		all = keep
+	}
+	return found, Sample(all, cfg.Max, cfg.Seed), sources, nil
 }
 
 // listMutants reads the target's files and lists their mutants, and
