@@ -105,6 +105,18 @@ func checkCommand(envs Environments) *cli.Command {
 			if err != nil {
 				return err
 			}
+			whole := selected // the basis is the selection's before sharding, as every shard's
+			if sel.Shard.Count > 0 {
+				unsharded := sel
+				unsharded.Shard = oracle.Shard{}
+				if whole, _, err = selectCases(c, envs, unsharded); err != nil {
+					return err
+				}
+			}
+			opts.Basis = checkBasis(c, whole)
+			if opts.Basis == "" && c.IsSet("rerun-from") {
+				return usageError("--rerun-from takes cases from a report only when both checks know the commit they ran on (the CI's %s); none is set, so nothing shows that the environments and agents did not change: set it (GITHUB_SHA=$(git rev-parse HEAD) on a clean tree) or run the whole check", strings.Join(commitVars, ", "))
+			}
 			return checkStreamed(c, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
 				rep, n, err := checkEach(c, store, selected, sel, opts, each)
 				if rep != nil {
@@ -177,23 +189,33 @@ func firstEnv(names ...string) string {
 func sourceCommit() string {
 	commit := firstEnv(commitVars...)
 	if commit == "" {
-		if info, ok := debug.ReadBuildInfo(); ok {
-			var modified bool
-			for _, s := range info.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					commit = s.Value
-				case "vcs.modified":
-					modified = s.Value == "true"
-				}
-			}
-			if commit != "" && modified {
-				commit += "+dirty"
-			}
-		}
+		commit = binaryRevision()
 	}
 	if len(commit) > 256 || strings.ContainsFunc(commit, unicode.IsControl) {
 		return ""
+	}
+	return commit
+}
+
+// binaryRevision is the revision the binary was built from (vcs.revision,
+// with "+dirty" when its tree was modified); "" when it does not say.
+func binaryRevision() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var commit string
+	var modified bool
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			commit = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if commit != "" && modified {
+		commit += "+dirty"
 	}
 	return commit
 }

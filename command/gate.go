@@ -38,7 +38,7 @@ func checkGateFlags() []cli.Flag {
 		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "as recorded", Usage: "run each distribution case `N` times; byte-for-byte cases run --repeat times"},
 		&cli.Float64Flag{Name: "margin", DefaultText: "0", Usage: "a change in mean pass rate of distribution cases within `SHARE` (e.g. 0.05 for 5 points) is no change"},
 		maxErrorsFlag(),
-		&cli.StringFlag{Name: "rerun-from", Usage: "run again only what was an error in the JSON report (--format json) of an earlier check at `REPORT`: its cases that were errors, and a distribution case's runs that failed for the infrastructure; the other cases are taken from the report, and the report's selection and shard are checked"},
+		&cli.StringFlag{Name: "rerun-from", Usage: "run again only what was an error in the JSON report (--format json) of an earlier check at `REPORT`: its cases that were errors, and a distribution case's runs that failed for the infrastructure; the other cases are taken from the report when their baselines are as it saw them, and the report's selection, shard and basis (the CI's commit, the agents, the options) are checked"},
 		modelJobsFlag(),
 	}
 }

@@ -3,8 +3,10 @@ package command
 import "github.com/urfave/cli/v2"
 
 // Version is oracle's version: what oracle --version prints and what
-// oracle init records as a manifest's templateVersion.
-const Version = "0.1.0"
+// oracle init records as a manifest's templateVersion. A release build
+// stamps it (make dist: -ldflags "-X github.com/agent-oracle/oracle/command.Version=V");
+// the value here is the source's own.
+var Version = "0.1.0"
 
 // versionCommand is "version": what --version prints, as a command, and
 // with --json as an object.

@@ -13,9 +13,12 @@ import (
 
 // Resolve returns the agent a reference names: the name of a Go agent built
 // into e, exec:COMMAND for an external process, module:PATH for a Node
-// module in the original runner's agent shape (see host.ModuleAgent), or
-// replay:PATH for a recorded trace (a relative PATH is relative to the
-// current folder). It is Resolver{}.Resolve.
+// module in the original runner's agent shape (see host.ModuleAgent),
+// python:PATH for a Python module of that shape (see host.PythonAgentFor),
+// or replay:PATH for a recorded trace. A relative PATH is relative to the
+// current folder; a declared agent's (a manifest's "agents") was made
+// relative to the manifest's folder when it was declared. It is
+// Resolver{}.Resolve.
 func Resolve(e env.Environment, ref string) (env.Agent, error) {
 	return Resolver{}.Resolve(e, ref)
 }
@@ -30,9 +33,7 @@ type Resolver struct {
 	// Schemes resolves further SCHEME:ARG references, such as the model
 	// agents' openai:MODEL, by scheme; the function is given ARG.
 	Schemes map[string]func(arg string) (env.Agent, error)
-	// Project is the project folder, for the relative path of a module:
-	// agent of an environment of Go (relative to .silo/environments/<env>);
-	// "" means the current folder.
+	// Project is the project folder; "" means the current folder.
 	Project string
 }
 
@@ -43,7 +44,8 @@ type Resolver struct {
 // stands for, with r's options.
 func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 	if declared, ok := env.AgentRef(e, ref); ok {
-		return r.resolve(e, declared)
+		r.Exec.Sandbox.Declared = true
+		return r.resolve(e, env.ResolveRef(declared, r.folder(e)))
 	}
 	return r.resolve(e, ref)
 }
@@ -51,7 +53,17 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
 	switch {
 	case strings.HasPrefix(ref, "module:"):
-		return r.module(e, strings.TrimPrefix(ref, "module:"))
+		path, err := modulePath("module:", strings.TrimPrefix(ref, "module:"), "tests/solver.agent.ts")
+		if err != nil {
+			return nil, err
+		}
+		return host.ModuleAgentFor(e, path)
+	case strings.HasPrefix(ref, "python:"):
+		path, err := modulePath("python:", strings.TrimPrefix(ref, "python:"), "solver.py")
+		if err != nil {
+			return nil, err
+		}
+		return host.PythonAgentFor(e, path)
 	case strings.HasPrefix(ref, "exec:"):
 		cfg := r.Exec
 		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
@@ -88,35 +100,35 @@ func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
 		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or %s", ref, e.Name(), strings.Join(names, ", "), others)}
 }
 
-// module returns the agent of module:PATH, a Node module (see
-// host.ModuleAgent). A relative PATH is relative to the environment's
-// folder: its own (an environment of a host), or else
-// .silo/environments/<name> of r.Project, or else the current folder.
-func (r Resolver) module(e env.Environment, path string) (env.Agent, error) {
+// folder is the folder of e's manifest, which a declared agent's relative
+// paths are relative to: e's own folder (an environment of a host), or
+// else .silo/environments/<name> of r.Project.
+func (r Resolver) folder(e env.Environment) string {
+	if f, ok := e.(interface{ Folder() string }); ok && f.Folder() != "" {
+		return f.Folder()
+	}
+	folder, err := filepath.Abs(filepath.Join(r.Project, ".silo", "environments", e.Name()))
+	if err != nil {
+		return filepath.Join(r.Project, ".silo", "environments", e.Name())
+	}
+	return folder
+}
+
+// modulePath is the absolute path of a module agent's reference (scheme
+// and path; example is a path to suggest): a relative path is relative to
+// the current folder.
+func modulePath(scheme, path, example string) (string, error) {
 	if path == "" {
-		return nil, &env.Error{Code: env.CodeAgentNotFound,
-			Message: "module: names no module; give one, e.g. module:tests/solver.agent.ts"}
+		return "", &env.Error{Code: env.CodeAgentNotFound,
+			Message: fmt.Sprintf("%s names no module; give one, e.g. %s%s", scheme, scheme, example)}
 	}
-	if p := filepath.FromSlash(path); !filepath.IsAbs(p) {
-		folder := filepath.Join(r.Project, ".silo", "environments", e.Name())
-		if f, ok := e.(interface{ Folder() string }); ok && f.Folder() != "" {
-			folder = f.Folder()
-		} else if r.Project == "" {
-			folder = "."
-		}
-		abs, err := filepath.Abs(filepath.Join(folder, p))
-		if err != nil {
-			return nil, err
-		}
-		path = abs
-	}
-	return host.ModuleAgentFor(e, path)
+	return filepath.Abs(filepath.FromSlash(path))
 }
 
 // references spells the kinds of reference r resolves besides built-in
 // agents: exec:COMMAND, replay:PATH and each scheme's SCHEME:ARG, sorted.
 func (r Resolver) references() string {
-	refs := []string{"exec:COMMAND", "module:PATH", "replay:PATH"}
+	refs := []string{"exec:COMMAND", "module:PATH", "python:PATH", "replay:PATH"}
 	schemes := slices.Sorted(maps.Keys(r.Schemes))
 	for _, s := range schemes {
 		refs = append(refs, s+":ARG")
