@@ -304,18 +304,18 @@ func (g *goGen) comparator(call *ast.CallExpr) {
 		if len(names) != 2 || names[0].Name == "_" || names[1].Name == "_" {
 			return
 		}
-		swapped := &ast.FieldList{}
+		var fields []string
 		for _, f := range lit.Type.Params.List {
-			nf := &ast.Field{Type: f.Type}
+			var ns []string
 			for _, n := range f.Names {
 				other := names[0]
 				if n == names[0] {
 					other = names[1]
 				}
-				nf.Names = append(nf.Names, &ast.Ident{Name: other.Name})
+				ns = append(ns, other.Name)
 			}
-			swapped.List = append(swapped.List, nf)
+			fields = append(fields, strings.Join(ns, ", ")+" "+g.print(f.Type))
 		}
-		g.add(OpSortOrder, lit.Type.Params.Pos(), lit.Type.Params.End(), g.print(swapped))
+		g.add(OpSortOrder, lit.Type.Params.Pos(), lit.Type.Params.End(), "("+strings.Join(fields, ", ")+")")
 	}
 }
