@@ -27,26 +27,33 @@ import (
 // so no rerun is taken from it or made of it.
 
 // basisFree are the flags of check that shape no rollout.
-var basisFree = []string{
-	"format", "json", "report-dir", "merge", "verbose", "max-cases", "pending", "show-redacted",
-	"rerun-from", "jobs", "model-jobs", "no-color", "dir",
-	"env", "agent", "task", "shard", "margin", "max-errors",
+func (o *checkOptions) basisFree() []string {
+	free := []string{dirFlag, noColorFlag}
+	for _, field := range []any{
+		&o.Format, &o.JSON, &o.ReportDir, &o.Merge, &o.Verbose, &o.MaxCases, &o.Pending, &o.ShowRedacted,
+		&o.gate.RerunFrom, &o.cases.Jobs, &o.gate.ModelJobs,
+		&o.cases.Env, &o.cases.Agent, &o.cases.Task, &o.cases.Shard, &o.gate.Margin, &o.gate.MaxErrors,
+	} {
+		free = append(free, o.names[field])
+	}
+	return free
 }
 
-// checkBasis is the basis of the check c makes of a selection, whose
-// cases before sharding are whole; ""
-// when no CI commit is known.
-func checkBasis(c *cli.Context, whole *oracle.Selected) string {
+// basis is the basis of the check c makes of a selection, whose cases
+// before sharding are whole; "" when no CI commit is known. Every flag
+// given counts but those of basisFree.
+func (o *checkOptions) basis(c *cli.Context, whole *oracle.Selected) string {
 	commit := firstEnv(commitVars...)
 	if commit == "" {
 		return ""
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "commit %q\noracle %q %q\n", commit, Version, binaryRevision())
+	free := o.basisFree()
 	var flags []string
 	for _, f := range append(slices.Clone(c.Command.Flags), c.App.Flags...) {
 		name := f.Names()[0]
-		if c.IsSet(name) && !slices.Contains(basisFree, name) && !slices.Contains(flags, name) {
+		if c.IsSet(name) && !slices.Contains(free, name) && !slices.Contains(flags, name) {
 			flags = append(flags, name)
 		}
 	}
@@ -54,7 +61,7 @@ func checkBasis(c *cli.Context, whole *oracle.Selected) string {
 	for _, name := range flags {
 		fmt.Fprintf(h, "flag %q %q\n", name, fmt.Sprint(c.Value(name)))
 	}
-	for _, v := range c.StringSlice("agent-env") {
+	for _, v := range o.cases.agents.Env.Value() {
 		if name, _, set := strings.Cut(v, "="); !set {
 			value, ok := os.LookupEnv(name)
 			fmt.Fprintf(h, "agent-env %q %t %q\n", name, ok, value)
