@@ -39,6 +39,11 @@ type checkReport struct {
 		Unchanged int `json:"unchanged"`
 	} `json:"summary"`
 	Cases []checkCase `json:"cases"`
+	// Error is the error object a check that failed as a whole prints
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
 }
 
 type checkCase struct {

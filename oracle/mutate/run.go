@@ -205,6 +205,9 @@ func cleanCheck(r *checkRun) error {
 		}
 	}
 	why := firstLine(r.stderr)
+	if e := r.report.Error; e != nil {
+		why = e.Code + ": " + firstLine(e.Message)
+	}
 	if len(not) > 0 {
 		if len(not) > 3 {
 			not = append(not[:3], fmt.Sprintf("and %d more", len(not)-3))
@@ -274,6 +277,9 @@ func runMutant(ctx context.Context, t Target, m Mutant, src []byte, cases []Case
 func classify(res *checkRun, r *Result) {
 	if res.exit == 2 {
 		r.Outcome, r.Error = Error, firstLine(res.stderr)
+		if e := res.report.Error; e != nil {
+			r.Error = e.Code + ": " + firstLine(e.Message)
+		}
 		for _, c := range res.report.Cases {
 			if c.Status == "error" && c.Error != "" {
 				r.Error = c.Key + ": " + firstLine(c.Error)
