@@ -99,6 +99,7 @@ func newApp(envs Environments, opts ...Option) (*cli.App, *session) {
 			runCommand(envs),
 			recordCommand(envs),
 			checkCommand(envs),
+			mutateCommand(),
 			reviewCommand(envs),
 			acceptCommand(envs),
 			rejectCommand(),
