@@ -184,16 +184,16 @@ func (v *validation) agents(e Environment) {
 // replay: reference names (made absolute when it was declared): a regular
 // file that is there. Other references are resolved when they run.
 func declaredFile(ref string) error {
-	for _, scheme := range []string{"module:", "python:", "replay:"} {
-		if path, ok := strings.CutPrefix(ref, scheme); ok && filepath.IsAbs(path) {
-			fi, err := os.Stat(path)
-			switch {
-			case err != nil:
-				return fmt.Errorf("%s: no file %s", ref, path)
-			case !fi.Mode().IsRegular():
-				return fmt.Errorf("%s: %s is not a regular file", ref, path)
-			}
-		}
+	r := ParseAgentRef(ref)
+	if r.Scheme == nil || !r.Scheme.Path || !filepath.IsAbs(r.Arg) {
+		return nil
+	}
+	fi, err := os.Stat(r.Arg)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: no file %s", ref, r.Arg)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: %s is not a regular file", ref, r.Arg)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ var foreignTemplates = template.Must(template.ParseFS(foreignFiles, "templates/t
 // write tool, VER-001 failing on purpose), a reference solver module that
 // answers nothing until written, and TASK-001.
 func Foreign(lang, name, description, version string) ([]File, error) {
-	solverScheme := map[string]string{LangTS: "module:", LangPython: "python:"}
+	solverScheme := map[string]*env.Scheme{LangTS: env.ModuleScheme, LangPython: env.PythonScheme}
 	if err := env.CheckName(name); err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func Foreign(lang, name, description, version string) ([]File, error) {
 		files = append(files, File{Path: f.path, Data: buf.Bytes()})
 	}
 	manifest, err := canon.Marshal(env.Manifest{Name: name, Template: "blank-" + lang, TemplateVersion: version,
-		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": solverScheme[lang] + solver}})
+		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": solverScheme[lang].Ref(solver)}})
 	if err != nil {
 		return nil, err
 	}
