@@ -92,6 +92,26 @@ func (o *agentOptions) modelOptions(c *cli.Context) (modelOptions, error) {
 	return m, nil
 }
 
+// modelAgents make the agents of the model schemes of env.Schemes (those
+// of Model true), with the model flags.
+var modelAgents = map[*env.Scheme]func(m modelOptions, model string) (env.Agent, error){
+	env.OpenAIScheme: func(m modelOptions, model string) (env.Agent, error) {
+		return openai.New(m.openai(openai.FromEnv(model)))
+	},
+	env.AnthropicScheme: func(m modelOptions, model string) (env.Agent, error) {
+		return anthropic.New(m.anthropic(anthropic.FromEnv(model)))
+	},
+}
+
+// schemes are the runner's constructors of the model schemes' agents.
+func (m modelOptions) schemes() map[string]func(string) (env.Agent, error) {
+	out := make(map[string]func(string) (env.Agent, error), len(modelAgents))
+	for s, newAgent := range modelAgents {
+		out[s.Name] = func(model string) (env.Agent, error) { return newAgent(m, model) }
+	}
+	return out
+}
+
 // openai applies the options to cfg.
 func (m modelOptions) openai(cfg openai.Config) openai.Config {
 	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.seed, m.maxTurns, m.retries
@@ -140,14 +160,7 @@ func (o *agentOptions) resolver(c *cli.Context) (agentResolver, error) {
 	}
 	var once sync.Once
 	return agentResolver{runner.Resolver{
-		Schemes: map[string]func(string) (env.Agent, error){
-			"openai": func(model string) (env.Agent, error) {
-				return openai.New(models.openai(openai.FromEnv(model)))
-			},
-			"anthropic": func(model string) (env.Agent, error) {
-				return anthropic.New(models.anthropic(anthropic.FromEnv(model)))
-			},
-		},
+		Schemes: models.schemes(),
 		Exec: runner.ExecConfig{Env: o.Env.Value(), Sandbox: runner.Sandbox{
 			Mode: mode, Net: o.Net, ReadOnly: o.ReadOnly.Value(), Project: project,
 		}},
@@ -163,7 +176,7 @@ func (o *agentOptions) resolver(c *cli.Context) (agentResolver, error) {
 func importReplays(c *cli.Context, envs Environments, sel oracle.Selection, agentEnv []string) (oracle.Selection, error) {
 	var paths, agents []string
 	for _, a := range sel.Agents {
-		if path, ok := strings.CutPrefix(a, "replay:"); ok {
+		if path, ok := env.CutScheme(a, env.ReplayScheme); ok {
 			paths = append(paths, path)
 		} else {
 			agents = append(agents, a)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agent-oracle/oracle/env"
 	"github.com/urfave/cli/v2"
 )
 
@@ -30,4 +31,22 @@ func TestEveryFlagFillsAField(t *testing.T) {
 		}
 	}
 	walk(App(nil).Commands, "oracle")
+}
+
+// Every model scheme of env.Schemes has its constructor in modelAgents,
+// and modelAgents makes no other.
+func TestEveryModelSchemeHasAnAgent(t *testing.T) {
+	models := 0
+	for _, s := range env.Schemes {
+		if !s.Model {
+			continue
+		}
+		models++
+		if modelAgents[s] == nil {
+			t.Errorf("model scheme %s has no constructor in modelAgents", s.Name)
+		}
+	}
+	if len(modelAgents) != models {
+		t.Errorf("modelAgents makes %d agents, env.Schemes has %d model schemes", len(modelAgents), models)
+	}
 }

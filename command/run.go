@@ -14,6 +14,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// schemeList lists the agent reference schemes for help: "exec:COMMAND,
+// module:PATH, … or anthropic:MODEL".
+func schemeList() string {
+	u := env.SchemeUsages(nil)
+	return strings.Join(u[:len(u)-1], ", ") + " or " + u[len(u)-1]
+}
+
 // runOptions are run's flags.
 type runOptions struct {
 	flags
@@ -29,7 +36,7 @@ func runCommand(envs Environments) *cli.Command {
 	o := &runOptions{}
 	o.String(&o.Env, &cli.StringFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"})
 	o.String(&o.Task, &cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002 (required, unless a replay: trace names it in its run_start or the run.json beside it)"})
-	o.String(&o.Agent, &cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH, openai:MODEL or anthropic:MODEL (default: the environment's reference agent)"})
+	o.String(&o.Agent, &cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, " + schemeList() + " (default: the environment's reference agent)"})
 	o.Int(&o.MaxToolCalls, &cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"})
 	o.Duration(&o.Timeout, &cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"})
 	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"})
@@ -71,7 +78,7 @@ func (o *runOptions) run(c *cli.Context, envs Environments) error {
 		return err
 	}
 	envName, taskID := o.Env, o.Task
-	if path, ok := strings.CutPrefix(o.Agent, "replay:"); ok && path != "" && (envName == "" || taskID == "") {
+	if path, ok := env.CutScheme(o.Agent, env.ReplayScheme); ok && path != "" && (envName == "" || taskID == "") {
 		// a trace names its environment and task (its run_start, or
 		// the original runner's run.json beside it)
 		rec, err := runner.ReadTrace(path)
@@ -107,7 +114,7 @@ func (o *runOptions) run(c *cli.Context, envs Environments) error {
 	if err != nil {
 		return err
 	}
-	if path, ok := strings.CutPrefix(ref, "replay:"); ok && path != "" {
+	if path, ok := env.CutScheme(ref, env.ReplayScheme); ok && path != "" {
 		rec, err := runner.ReadTrace(path)
 		if err != nil {
 			return err

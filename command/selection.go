@@ -152,7 +152,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection, artifa
 		return nil, nil, err
 	}
 	for _, a := range sel.Agents {
-		if strings.HasPrefix(a, "replay:") {
+		if env.ParseAgentRef(a).Is(env.ReplayScheme) {
 			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with %s record --agent replay:PATH", a, oracle.TracesDir, c.App.Name)
 		}
 	}
