@@ -166,7 +166,9 @@ func (t *HostTarget) Base(ctx context.Context, tmp string) (Checker, bool, error
 }
 
 // Coverage is not known for a host.
-func (t *HostTarget) Coverage(context.Context, Checker, Case, string) (Coverage, error) { return nil, nil }
+func (t *HostTarget) Coverage(context.Context, Checker, Case, string) (Coverage, error) {
+	return nil, nil
+}
 
 // Mutant is a copy of the project's parts with the mutated file.
 func (t *HostTarget) Mutant(ctx context.Context, m Mutant, src []byte, tmp string) (Checker, error) {
