@@ -202,6 +202,7 @@ func prepare(cmd *cli.Command, path string, s *session) {
 		if err := checkEmptyFlags(c); err != nil {
 			return err
 		}
+		holdSecrets(nil) // the model keys, before any environment is loaded (--agent-env's: as agents are made)
 		s.project, s.envs = resolveProjectDir(c), envPatterns(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one

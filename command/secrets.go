@@ -10,11 +10,11 @@ import (
 )
 
 // holdSecrets adds to the process's secrets (internal/secret), which no
-// artifact, trace or output holds, those the command holds before any
-// agent is made: the keys and base URLs of the model agents
-// (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_*), and the values of the
-// --agent-env variables named like a credential, which exec agents are
-// given. A trace recorded elsewhere, an exec agent or a model echoing one
+// artifact, trace or output holds, those the command holds: the keys and
+// base URLs of the model agents (OPENAI_API_KEY, OPENAI_BASE_URL,
+// ANTHROPIC_*), as every command starts, before any environment is loaded,
+// and the values of the agentEnv variables (--agent-env) named like a
+// credential, which exec agents are given, before any agent is made. A trace recorded elsewhere, an exec agent or a model echoing one
 // of them then leaves it in no file.
 func holdSecrets(agentEnv []string) {
 	secret.Add(openai.FromEnv("").Secrets()...)

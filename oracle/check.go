@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // Kept is what a check keeps of the fresh runs of a case that did not
@@ -78,6 +79,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		if err := obsoleteBefore(&k); err != nil {
 			return err
 		}
+		cr.Error = secret.String(cr.Error) // an agent's or a host's words, as artifacts hold them
 		sum.add(cr)
 		return each(cr, kept)
 	})
