@@ -32,6 +32,7 @@ func TestHostScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/hosts",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"schema": schemaCmd, // distschemas_test.go
 			// cpdir SRC DST copies the folder SRC to DST.
 			"cpdir": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
