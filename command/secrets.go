@@ -7,20 +7,19 @@ import (
 	"github.com/agent-oracle/oracle/agent/anthropic"
 	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/agent-oracle/oracle/internal/secret"
-	"github.com/urfave/cli/v2"
 )
 
 // holdSecrets adds to the process's secrets (internal/secret), which no
-// artifact, trace or output holds, those the command holds before any
-// agent is made: the keys and base URLs of the model agents
-// (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_*), and the values of the
-// --agent-env variables named like a credential, which exec agents are
-// given. A trace recorded elsewhere, an exec agent or a model echoing one
+// artifact, trace or output holds, those the command holds: the keys and
+// base URLs of the model agents (OPENAI_API_KEY, OPENAI_BASE_URL,
+// ANTHROPIC_*), as every command starts, before any environment is loaded,
+// and the values of the agentEnv variables (--agent-env) named like a
+// credential, which exec agents are given, before any agent is made. A trace recorded elsewhere, an exec agent or a model echoing one
 // of them then leaves it in no file.
-func holdSecrets(c *cli.Context) {
+func holdSecrets(agentEnv []string) {
 	secret.Add(openai.FromEnv("").Secrets()...)
 	secret.Add(anthropic.FromEnv("").Secrets()...)
-	for _, spec := range c.StringSlice("agent-env") {
+	for _, spec := range agentEnv {
 		name, value, set := strings.Cut(spec, "=")
 		if !set {
 			value = os.Getenv(name)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -41,9 +42,10 @@ func checkAgents(agents map[string]string) error {
 	return nil
 }
 
-// DeclaredAgents returns the manifest's agents with the paths of module:
-// and replay: references made absolute from the environment's folder
-// (.silo/environments/<name> under projectDir), where they are relative.
+// DeclaredAgents returns the manifest's agents with the paths of their
+// references made absolute from the environment's folder
+// (.silo/environments/<name> under projectDir), where they are relative
+// (see ResolveRef).
 func (m Manifest) DeclaredAgents(projectDir string) map[string]string {
 	if len(m.Agents) == 0 {
 		return nil
@@ -59,15 +61,44 @@ func (m Manifest) DeclaredAgents(projectDir string) map[string]string {
 	return out
 }
 
-// ResolveRef makes the path of a module: or replay: reference absolute,
-// relative to folder; other references are returned as they are.
+// ResolveRef makes the path of a reference whose scheme's ARG is a path
+// (module:, python:, replay:) absolute, relative to folder, and each word
+// of an exec: command that names a file of folder (exec:python3
+// solver.py); other references are returned as they are.
 func ResolveRef(ref, folder string) string {
-	for _, scheme := range []string{"module:", "replay:"} {
-		if p, ok := strings.CutPrefix(ref, scheme); ok && p != "" && !filepath.IsAbs(filepath.FromSlash(p)) {
-			return scheme + filepath.Join(folder, filepath.FromSlash(p))
-		}
+	r := ParseAgentRef(ref)
+	switch {
+	case r.Is(ExecScheme):
+		return ExecScheme.Ref(resolveCommand(r.Arg, folder))
+	case r.Scheme != nil && r.Scheme.Path && r.Arg != "" && !filepath.IsAbs(filepath.FromSlash(r.Arg)):
+		return r.Scheme.Ref(filepath.Join(folder, filepath.FromSlash(r.Arg)))
 	}
 	return ref
+}
+
+// resolveCommand makes absolute each word of a command that is a relative
+// path naming a regular file in folder. A command with quoting or other
+// shell syntax is left as it is: its words are not plain.
+func resolveCommand(cmd, folder string) string {
+	words := strings.Fields(cmd)
+	if strings.ContainsAny(cmd, "'\"\\$`|&;<>()*?[]{}~#") {
+		return cmd
+	}
+	changed := false
+	for i, w := range words {
+		p := filepath.FromSlash(w)
+		if filepath.IsAbs(p) || strings.HasPrefix(w, "-") || (i == 0 && !strings.Contains(w, "/")) {
+			continue
+		}
+		abs := filepath.Join(folder, p)
+		if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() && !strings.ContainsAny(abs, " \t\n'\"\\$`") {
+			words[i], changed = abs, true
+		}
+	}
+	if !changed {
+		return cmd
+	}
+	return strings.Join(words, " ")
 }
 
 // WithAgents returns e with further regression agents declared by

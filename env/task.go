@@ -23,6 +23,49 @@ type Task struct {
 	Difficulty  string   `json:"difficulty,omitempty"`
 	VerifierID  string   `json:"verifierId"`
 	Entities    []string `json:"entities,omitempty"`
+	// InitialState is the task's own data for its world, any JSON value,
+	// as the file has it: oracle passes it on and never reads it. An
+	// environment whose worlds differ by task reads it when it makes the
+	// task's state (createState(task), create_state(task), NewState or
+	// Seed), e.g. as a patch on its shared data.
+	InitialState json.RawMessage `json:"initialState,omitempty"`
+	// Variants names the worlds one task file runs in (docs/variants.md):
+	// each name is a case of its own, the task with ID <id>@<name> and
+	// Variant <name>. LoadTasks expands them; a loaded task has none.
+	Variants []string `json:"variants,omitempty"`
+	// Variant is the world the environment makes for the task, by a name
+	// it knows ("" for its only one): written in the file, or one of its
+	// Variants.
+	Variant string `json:"variant,omitempty"`
+}
+
+// VariantSeparator joins a task's id and its variant's name in the id of
+// the variant's case: TASK-003@injected.
+const VariantSeparator = "@"
+
+// BaseID is the id of the task file a task comes from: its ID without the
+// variant, for a task expanded from Variants.
+func (t Task) BaseID() string {
+	if t.Variant != "" {
+		if base, ok := strings.CutSuffix(t.ID, VariantSeparator+t.Variant); ok {
+			return base
+		}
+	}
+	return t.ID
+}
+
+// Expand returns the tasks of a task file: the task itself, or one task
+// per variant, in the order the file names them.
+func (t Task) Expand() []Task {
+	if len(t.Variants) == 0 {
+		return []Task{t}
+	}
+	out := make([]Task, len(t.Variants))
+	for i, v := range t.Variants {
+		out[i] = t
+		out[i].ID, out[i].Variant, out[i].Variants = t.ID+VariantSeparator+v, v, nil
+	}
+	return out
 }
 
 // ParseTask reads one task file. Unknown fields and missing required fields
@@ -57,7 +100,39 @@ func ParseTask(name string, data []byte) (Task, error) {
 	default:
 		return Task{}, fmt.Errorf("%s: difficulty %q is not easy, medium or hard", name, t.Difficulty)
 	}
+	if err := checkVariants(t); err != nil {
+		return Task{}, fmt.Errorf("%s: %w", name, err)
+	}
 	return t, nil
+}
+
+// checkVariants checks a task's variant names: names of files, none with
+// the separator, each once, and not both a variant and variants.
+func checkVariants(t Task) error {
+	if t.Variant != "" && len(t.Variants) > 0 {
+		return errors.New(`both "variant" and "variants"; a task file names one world or a list of them`)
+	}
+	if strings.Contains(t.ID, VariantSeparator) && (t.Variant != "" || len(t.Variants) > 0) {
+		return fmt.Errorf("task id %q holds %q, which joins a task's id and its variant's; rename the task", t.ID, VariantSeparator)
+	}
+	seen := map[string]bool{}
+	names := t.Variants
+	if t.Variant != "" {
+		names = []string{t.Variant}
+	}
+	for _, v := range names {
+		if err := CheckName(v); err != nil {
+			return fmt.Errorf("variant: %w", err)
+		}
+		if strings.Contains(v, VariantSeparator) {
+			return fmt.Errorf("variant %q holds %q; name it without", v, VariantSeparator)
+		}
+		if seen[v] {
+			return fmt.Errorf("variant %s is named twice; name each once", v)
+		}
+		seen[v] = true
+	}
+	return nil
 }
 
 // decodeTaskStrictly decodes a task file that is not plain: a key given
@@ -82,8 +157,9 @@ func decodeTaskStrictly(data []byte) (Task, error) {
 // taskPlan reads a plain task file (see inputPlan).
 var taskPlan = planInput(reflect.TypeFor[Task]())
 
-// LoadTasks reads every tasks/*.json file of fsys, sorted by id. Duplicate
-// ids are an error.
+// LoadTasks reads every tasks/*.json file of fsys, sorted by id, a file
+// with variants as one task per variant (see Task.Expand). Duplicate ids
+// are an error.
 func LoadTasks(fsys fs.FS) ([]Task, error) {
 	names, err := fs.Glob(fsys, "tasks/*.json")
 	if err != nil {
@@ -99,15 +175,17 @@ func LoadTasks(fsys fs.FS) ([]Task, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read task %s: %w", name, err)
 		}
-		t, err := ParseTask(name, data)
+		file, err := ParseTask(name, data)
 		if err != nil {
 			return nil, err
 		}
-		if prev, ok := seen[t.ID]; ok {
-			return nil, fmt.Errorf("%s: duplicate task id %s (also in %s); give each task its own id", name, t.ID, path.Base(prev))
+		for _, t := range file.Expand() {
+			if prev, ok := seen[t.ID]; ok {
+				return nil, fmt.Errorf("%s: duplicate task id %s (also in %s); give each task its own id", name, t.ID, path.Base(prev))
+			}
+			seen[t.ID] = name
+			tasks = append(tasks, t)
 		}
-		seen[t.ID] = name
-		tasks = append(tasks, t)
 	}
 	slices.SortFunc(tasks, func(a, b Task) int { return strings.Compare(a.ID, b.ID) })
 	return tasks, nil

@@ -125,7 +125,7 @@ func (v *validation) links(e Environment, tasks []Task, verifiers []VerifierInfo
 	taskIDs := map[string]bool{}
 	used := map[string]bool{}
 	for _, t := range tasks {
-		taskIDs[t.ID] = true
+		taskIDs[t.ID], taskIDs[t.BaseID()] = true, true
 		used[t.VerifierID] = true
 		if _, ok := e.Verifier(t.VerifierID); !ok {
 			v.add(LevelError, "verifier_not_found", "task %s names verifier %s, which %s does not register; register it, or fix the task's verifierId",

@@ -1,5 +1,7 @@
 package env
 
+import "encoding/json"
+
 // Verifier grades the rollouts of one task from the final state, the initial
 // state and the agent's output. It derives what should have happened from
 // initial, never from final, and looks things up by property rather than by
@@ -23,6 +25,25 @@ type VerifyContext struct {
 	// compact JSON of any other value, or "" when there was none.
 	AgentOutput string
 	Task        Task
+	// Calls are the rollout's tool calls as calls.json records them, in
+	// order: what a check of the path takes reads (a record that must
+	// not be read, a write that must come after an approval). A verifier
+	// does not change them.
+	Calls []Call
+}
+
+// Call is one tool call of a rollout as the agent saw it, an entry of
+// calls.json (docs/calls.md). Input is the JSON the runner validated (null
+// when the agent's input was not JSON); exactly one of Output and Error is
+// set. Error is the tool error the agent received (code, message and any
+// details): for invalid input, an unknown tool, a tool that failed and the
+// call refused because the budget was used up. Nothing in a Call varies
+// between runs of the same behaviour: no time, duration or id.
+type Call struct {
+	Tool   string          `json:"tool"`
+	Input  json.RawMessage `json:"input"`
+	Output json.RawMessage `json:"output,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
 }
 
 // VerifierInfo describes a verifier without its state type.

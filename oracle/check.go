@@ -8,6 +8,8 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/secret"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // Kept is what a check keeps of the fresh runs of a case that did not
@@ -33,7 +35,11 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 	if err := opts.Distribution.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkRerunBasis(opts); err != nil {
+		return nil, err
+	}
 	rep := newReport(sel, cases.Len)
+	rep.Basis = opts.Basis
 	if sel.Shard.Count > 0 {
 		// only shards are merged, so only they need the fingerprint, which
 		// reads every baseline of the whole selection once more
@@ -74,6 +80,7 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		if err := obsoleteBefore(&k); err != nil {
 			return err
 		}
+		cr.Error = secret.String(cr.Error) // an agent's or a host's words, as artifacts hold them
 		sum.add(cr)
 		return each(cr, kept)
 	})
@@ -161,7 +168,7 @@ func (cr *CaseReport) explainRedactions(fresh *freshRuns, frozen *baseline.Entry
 		return nil
 	}
 	for _, d := range cr.Files {
-		if d.State != FileChanged {
+		if d.State != change.FileChanged {
 			continue
 		}
 		notes, err := fresh.Redaction.explain(d.File, frozen.File(d.File), fresh.Raw.File(d.File))
@@ -179,14 +186,14 @@ func newCaseReport(k baseline.Key) *CaseReport {
 
 // flip labels a verdict change: regression when a pass stopped passing,
 // improvement when a case started to pass.
-func flip(old, fresh env.Verdict) Label {
+func flip(old, fresh env.Verdict) change.Label {
 	switch {
 	case old == "" || fresh == "" || old == fresh:
 		return ""
 	case old == env.Pass:
-		return LabelRegression
+		return change.LabelRegression
 	case fresh == env.Pass:
-		return LabelImprovement
+		return change.LabelImprovement
 	}
 	return ""
 }

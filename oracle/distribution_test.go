@@ -19,6 +19,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -170,7 +171,7 @@ func TestDistributionGate(t *testing.T) {
 	}
 	for _, cr := range r.Cases {
 		d := cr.Distribution
-		if d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == LabelRegression) || (cr.Status == StatusChanged) != (cr.Label == LabelRegression) {
+		if d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == change.LabelRegression) || (cr.Status == StatusChanged) != (cr.Label == change.LabelRegression) {
 			t.Errorf("%s: status %s label %q gate %s task %+v", cr.Case, cr.Status, cr.Label, d.Gate, d.Task)
 		}
 	}
@@ -197,7 +198,7 @@ func TestDistributionGate(t *testing.T) {
 		t.Errorf("harm: %s", g.Summary.Line)
 	}
 	for _, cr := range r.Cases {
-		if (cr.Label == LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
+		if (cr.Label == change.LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
 			t.Errorf("harm: %s label %q violations %v", cr.Case, cr.Label, cr.Violations)
 		}
 	}
@@ -269,7 +270,8 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 
 	c.reset(2)
 	c.infra = func(task string, n int) bool { return task == "TASK-001" || task == "TASK-002" && n <= 3 }
-	r := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2})
+	const basis = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	r := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Basis: basis})
 	byTask := map[string]*CaseReport{}
 	for _, cr := range r.Cases {
 		byTask[cr.Task] = cr
@@ -300,7 +302,7 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 	}
 	c.reset(5)
 	c.infra = nil
-	again := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Distribution: DistributionOptions{Previous: prev}})
+	again := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Basis: basis, Distribution: DistributionOptions{Previous: prev}})
 	if made := c.made.Load(); made != 13 {
 		t.Errorf("the rerun made %d rollouts, want the 13 that failed", made)
 	}

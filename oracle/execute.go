@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -43,6 +44,13 @@ type Options struct {
 	// (env.Notify: a model API's retries), with the case and the run; the
 	// text is the agent's and must be escaped before it is shown.
 	Notice func(key baseline.Key, run int, text string)
+	// Basis, for check, is a digest the caller makes of what the cases run
+	// from: the source commit of the environments and agents, the agents'
+	// references and the options that shape a rollout ("sha256:…"; empty
+	// when the caller cannot tell, as without a known commit). The report
+	// keeps it, and a check given an earlier report (Distribution.
+	// Previous) refuses one whose basis is another or empty.
+	Basis string
 
 	models slots // the slots of ModelJobs, made by eachCase
 	// jobs are the slots of Jobs, made by eachCase: a case's worker holds
@@ -87,8 +95,8 @@ type freshRuns struct {
 
 // Divergence says where two runs of a case first differ.
 type Divergence struct {
-	Run  int       `json:"run"` // the run that differed from run 1
-	Diff *FileDiff `json:"diff"`
+	Run  int              `json:"run"` // the run that differed from run 1
+	Diff *change.FileDiff `json:"diff"`
 }
 
 // String names the first differing path.
@@ -124,7 +132,7 @@ func (d *Divergence) String() string {
 // check of repeated runs, for check --runs and run --runs.
 func diverges(run int, first, later baseline.Entry, files []string) *Divergence {
 	for _, name := range files {
-		if d := DiffFile(name, first.File(name), later.File(name)); d != nil {
+		if d := change.DiffFile(name, first.File(name), later.File(name)); d != nil {
 			return &Divergence{Run: run, Diff: d}
 		}
 	}

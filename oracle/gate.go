@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -258,9 +259,9 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		cr.Distribution.Said = SaidOf(dec, t, severe[cr.Task] != nil)
 		switch cr.Distribution.Said {
 		case SaidForbidden, SaidDropped, SaidFell:
-			cr.Status, cr.Label = StatusChanged, LabelRegression
+			cr.Status, cr.Label = StatusChanged, change.LabelRegression
 		case SaidRose:
-			cr.Status, cr.Label = StatusChanged, LabelImprovement
+			cr.Status, cr.Label = StatusChanged, change.LabelImprovement
 		}
 	}
 	return g

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/secret"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -227,6 +228,7 @@ func (rg *recording) add(r recorded) {
 	if r.dist != nil {
 		rg.dists, rg.distKeys = append(rg.dists, stats.KeyedDistribution{Key: r.key.String(), Dist: r.dist}), append(rg.distKeys, r.key)
 	}
+	r.rc.Error = secret.String(r.rc.Error) // an agent's or a host's words, as artifacts hold them
 	rg.rep.Cases = append(rg.rep.Cases, r.rc)
 }
 

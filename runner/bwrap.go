@@ -165,7 +165,7 @@ func planBwrap(s Sandbox, command string, environ []string) (*bwrapPlan, error) 
 	if err != nil {
 		return nil, err
 	}
-	pl := &bwrapPlanner{plan: &bwrapPlan{net: s.Net}, protected: protected}
+	pl := &bwrapPlanner{plan: &bwrapPlan{net: s.Net}, protected: protected, declared: s.Declared}
 	pl.hidePlaces(project)
 	path := envValue(environ, "PATH")
 	pl.bindPATH(path)
@@ -205,6 +205,13 @@ type bwrapPlanner struct {
 	plan      *bwrapPlan
 	homes     []string // the runner's homes (runnerHomes)
 	protected []string // what nothing bound may be or hold (protectedPaths)
+	declared  bool     // a declared agent's command (Sandbox.Declared)
+}
+
+// inEnvironment reports whether the file real lies in an environment's
+// folder, which protectedPaths lists after .silo.
+func (pl *bwrapPlanner) inEnvironment(real string) bool {
+	return len(pl.protected) > 1 && slices.ContainsFunc(pl.protected[1:], func(q string) bool { return within(real, q) && real != q })
 }
 
 // hidePlaces sets the folders the plan hides: the hiddenPlaces, the
@@ -328,7 +335,7 @@ func (pl *bwrapPlanner) bindCommand(command, path string) error {
 		if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
-		if err := pl.check("the command's "+named, real); err != nil {
+		if err := pl.check("the command's "+named, real); err != nil && !(pl.declared && pl.inEnvironment(real)) {
 			return err
 		}
 		pl.add(named, real)

@@ -11,19 +11,9 @@ import (
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
-// Call is one entry of calls.json: a tool call as the agent saw it. Input is
-// the JSON the runner validated (null when the agent's input was not JSON);
-// exactly one of Output and Error is set. Error is the tool error the agent
-// received (code, message and any details): for invalid input, an unknown
-// tool, a tool that failed and the call refused because the budget was used
-// up. Nothing in a Call varies between runs of the same behaviour: no time,
-// duration or id.
-type Call struct {
-	Tool   string          `json:"tool"`
-	Input  json.RawMessage `json:"input"`
-	Output json.RawMessage `json:"output,omitempty"`
-	Error  json.RawMessage `json:"error,omitempty"`
-}
+// Call is one entry of calls.json: a tool call as the agent saw it (see
+// env.Call, which verifiers read).
+type Call = env.Call
 
 // recordCall appends a call to calls.json's list. s.mu is held.
 func (s *session) recordCall(tool string, input json.RawMessage, out json.RawMessage, isErr bool) {

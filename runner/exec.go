@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -89,8 +90,10 @@ func (a *execAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	}
 	defer p.close(in)
 	out, err := p.converse(ctx, in)
-	if err != nil && p.notFound() {
-		err = env.Infrastructure(err) // a missing command is not the agent's failure
+	if err != nil && p.unstarted && ctx.Err() == nil {
+		// an agent that never spoke (a missing command, an import that
+		// fails) is trouble of the run, not a behaviour to grade
+		err = env.Infrastructure(p.startError())
 	}
 	if err != nil || out == nil {
 		return nil, err
@@ -129,6 +132,9 @@ type process struct {
 	finished bool
 	killed   bool // the runner killed the leader
 	spoke    bool // the agent sent a message
+	// unstarted: the agent exited, or closed its stdout or stdin, before
+	// its first message
+	unstarted bool
 }
 
 func startProcess(a *execAgent) (p *process, err error) {
@@ -290,6 +296,7 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 		case <-ctx.Done():
 			return nil, p.stop(ctx)
 		case <-writeFailed:
+			p.unstarted = !p.spoke
 			return nil, p.writeFailed(ctx, p.writeErr)
 		case <-exited:
 			// The leader is gone. Kill what it left behind, so that stdout
@@ -298,6 +305,7 @@ func (p *process) converse(ctx context.Context, in env.AgentInput) (output json.
 			p.kill()
 		case l := <-p.lines:
 			if l.err == io.EOF {
+				p.unstarted = !p.spoke
 				return nil, p.earlyExit()
 			}
 			if l.err != nil {
@@ -501,15 +509,19 @@ func (p *process) stderrNote() string {
 	return "; its stderr was empty"
 }
 
-// notFound reports whether the agent's command could not be run at all:
-// the shell exited with 127 (command not found) or 126 (found but not
-// executable) before the agent sent a message. It is read once the
-// process has ended.
-func (p *process) notFound() bool {
-	var ee *exec.ExitError
-	if p.spoke || p.killed || !p.finished || !errors.As(p.waitErr, &ee) {
-		return false
+// startError is the error of an agent that never started: the last line
+// of its stderr first (the exception of an import that failed, the
+// shell's "not found"), then how it ended and the rest of its stderr.
+func (p *process) startError() error {
+	text, _, _ := p.stderr.snapshot()
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	last := oneLine(lines[len(lines)-1], 300)
+	if last == "" {
+		return fmt.Errorf("the agent did not start: it %s before its first message, and its stderr was empty", p.exitText())
 	}
-	code := ee.ExitCode()
-	return code == 126 || code == 127
+	more := ""
+	if len(lines) > 1 {
+		more = p.stderrNote()
+	}
+	return fmt.Errorf("the agent did not start: %s (it %s before its first message%s)", last, p.exitText(), more)
 }

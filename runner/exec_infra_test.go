@@ -8,9 +8,10 @@ import (
 	"time"
 )
 
-// A command that cannot be run at all is trouble with the infrastructure,
-// not the agent's failure: agent_error with "infrastructure" in result.json.
-// An agent that spoke first, or that fails otherwise, is the agent's.
+// An agent that never started (a command that cannot be run at all, one
+// that exits before its first message) is trouble of the run, not the
+// agent's failure: agent_error with "infrastructure" in result.json. An
+// agent that spoke first, or that fails otherwise, is the agent's.
 func TestExecAgentNotFoundIsInfrastructure(t *testing.T) {
 	t.Parallel()
 	const call = `{"type":"call","id":"c1","tool":"list_counters","input":{}}`
@@ -21,7 +22,8 @@ func TestExecAgentNotFoundIsInfrastructure(t *testing.T) {
 		{"command not found", `/nonexistent/agent-binary`, true},
 		{"not executable", `/dev/null`, true},
 		{"exit 127 after a call", `read s; echo '` + call + `'; read r; exit 127`, false},
-		{"exit 1", `read s; exit 1`, false},
+		{"exit 1", `read s; exit 1`, true},
+		{"exit 0 before a message", `read s; exit 0`, true},
 		{"garbage", `read s; echo hello`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/secret"
 )
 
 // The messages of the exec protocol (docs/protocol.md), one JSON object a
@@ -240,7 +241,9 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// snapshot returns the kept text, valid UTF-8 from a rune start, the total
+// snapshot returns the kept text, valid UTF-8 from a rune start, with the
+// process's secrets (internal/secret) replaced: whatever the agent said
+// reaches errors, reports and traces as artifacts do. With it, the total
 // number of bytes written and how many of them were dropped.
 func (t *tailBuffer) snapshot() (text string, total, dropped int64) {
 	t.mu.Lock()
@@ -251,5 +254,5 @@ func (t *tailBuffer) snapshot() (text string, total, dropped int64) {
 			b = b[1:]
 		}
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), t.total, t.total - int64(len(b))
+	return secret.String(strings.ToValidUTF8(string(b), "\uFFFD")), t.total, t.total - int64(len(b))
 }

@@ -151,8 +151,8 @@ func TestResolveNamesEveryReference(t *testing.T) {
 		agents map[string]env.Agent
 		want   string
 	}{
-		{map[string]env.Agent{"solver": solveToy}, "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, module:PATH, replay:PATH, anthropic:ARG or openai:ARG"},
-		{nil, "agent_not_found: no agent nobody in toy, which has no built-in agents; use exec:COMMAND, module:PATH, replay:PATH, anthropic:ARG or openai:ARG"},
+		{map[string]env.Agent{"solver": solveToy}, "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, module:PATH, python:PATH, replay:PATH, anthropic:ARG or openai:ARG"},
+		{nil, "agent_not_found: no agent nobody in toy, which has no built-in agents; use exec:COMMAND, module:PATH, python:PATH, replay:PATH, anthropic:ARG or openai:ARG"},
 	}
 	for _, tt := range tests {
 		_, err := r.Resolve(newToy(t, toyVerifier(setToFive), tt.agents), "nobody")
@@ -174,7 +174,7 @@ func TestResolve(t *testing.T) {
 		{"solver", "", false},
 		{"exec:true", "", false},
 		{"replay:" + trace, "", false},
-		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, module:PATH or replay:PATH", true},
+		{"nobody", "agent_not_found: no agent nobody in toy; built-in agents: solver, or exec:COMMAND, module:PATH, python:PATH or replay:PATH", true},
 		{"exec:  ", "exec: names no command", true},
 		{"replay:", "replay: names no trace", true},
 		{"replay:/nonexistent/t.jsonl", "replay: open /nonexistent/t.jsonl: no such file or directory", false},

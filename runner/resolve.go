@@ -13,9 +13,12 @@ import (
 
 // Resolve returns the agent a reference names: the name of a Go agent built
 // into e, exec:COMMAND for an external process, module:PATH for a Node
-// module in the original runner's agent shape (see host.ModuleAgent), or
-// replay:PATH for a recorded trace (a relative PATH is relative to the
-// current folder). It is Resolver{}.Resolve.
+// module in the original runner's agent shape (see host.ModuleAgent),
+// python:PATH for a Python module of that shape (see host.PythonAgentFor),
+// or replay:PATH for a recorded trace. A relative PATH is relative to the
+// current folder; a declared agent's (a manifest's "agents") was made
+// relative to the manifest's folder when it was declared. It is
+// Resolver{}.Resolve.
 func Resolve(e env.Environment, ref string) (env.Agent, error) {
 	return Resolver{}.Resolve(e, ref)
 }
@@ -30,9 +33,7 @@ type Resolver struct {
 	// Schemes resolves further SCHEME:ARG references, such as the model
 	// agents' openai:MODEL, by scheme; the function is given ARG.
 	Schemes map[string]func(arg string) (env.Agent, error)
-	// Project is the project folder, for the relative path of a module:
-	// agent of an environment of Go (relative to .silo/environments/<env>);
-	// "" means the current folder.
+	// Project is the project folder; "" means the current folder.
 	Project string
 }
 
@@ -43,34 +44,15 @@ type Resolver struct {
 // stands for, with r's options.
 func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 	if declared, ok := env.AgentRef(e, ref); ok {
-		return r.resolve(e, declared)
+		r.Exec.Sandbox.Declared = true
+		return r.resolve(e, env.ResolveRef(declared, r.folder(e)))
 	}
 	return r.resolve(e, ref)
 }
 
 func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
-	switch {
-	case strings.HasPrefix(ref, "module:"):
-		return r.module(e, strings.TrimPrefix(ref, "module:"))
-	case strings.HasPrefix(ref, "exec:"):
-		cfg := r.Exec
-		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
-		if cfg.Command == "" {
-			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "exec: names no command; give one, e.g. exec:python3 /path/to/agent.py"}
-		}
-		return execAgentFor(cfg, r.Warn)
-	case strings.HasPrefix(ref, "replay:"):
-		path := strings.TrimPrefix(ref, "replay:")
-		if path == "" {
-			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "replay: names no trace; give one, e.g. replay:.silo/runs/<runId>/trace.jsonl"}
-		}
-		rec, err := ReadTrace(path)
-		if err != nil {
-			return nil, err
-		}
-		return ReplayAgent(rec), nil
+	if parsed := env.ParseAgentRef(ref); parsed.Scheme != nil && constructors[parsed.Scheme] != nil {
+		return constructors[parsed.Scheme](r, e, parsed.Scheme, parsed.Arg)
 	}
 	if scheme, arg, ok := strings.Cut(ref, ":"); ok && r.Schemes[scheme] != nil {
 		return r.Schemes[scheme](arg)
@@ -88,35 +70,76 @@ func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
 		Message: fmt.Sprintf("no agent %s in %s; built-in agents: %s, or %s", ref, e.Name(), strings.Join(names, ", "), others)}
 }
 
-// module returns the agent of module:PATH, a Node module (see
-// host.ModuleAgent). A relative PATH is relative to the environment's
-// folder: its own (an environment of a host), or else
-// .silo/environments/<name> of r.Project, or else the current folder.
-func (r Resolver) module(e env.Environment, path string) (env.Agent, error) {
-	if path == "" {
-		return nil, &env.Error{Code: env.CodeAgentNotFound,
-			Message: "module: names no module; give one, e.g. module:tests/solver.agent.ts"}
+// folder is the folder of e's manifest, which a declared agent's relative
+// paths are relative to: e's own folder (an environment of a host), or
+// else .silo/environments/<name> of r.Project.
+func (r Resolver) folder(e env.Environment) string {
+	if f, ok := e.(interface{ Folder() string }); ok && f.Folder() != "" {
+		return f.Folder()
 	}
-	if p := filepath.FromSlash(path); !filepath.IsAbs(p) {
-		folder := filepath.Join(r.Project, ".silo", "environments", e.Name())
-		if f, ok := e.(interface{ Folder() string }); ok && f.Folder() != "" {
-			folder = f.Folder()
-		} else if r.Project == "" {
-			folder = "."
+	folder, err := filepath.Abs(filepath.Join(r.Project, ".silo", "environments", e.Name()))
+	if err != nil {
+		return filepath.Join(r.Project, ".silo", "environments", e.Name())
+	}
+	return folder
+}
+
+// constructors make the agents of the schemes of env.Schemes that the
+// runner resolves itself; a model scheme's constructor is the Resolver's
+// (Schemes), which its caller gives it.
+var constructors = map[*env.Scheme]func(r Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error){
+	env.ExecScheme: func(r Resolver, _ env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		cfg := r.Exec
+		if cfg.Command = strings.TrimSpace(arg); cfg.Command == "" {
+			return nil, noArg(s, "command")
 		}
-		abs, err := filepath.Abs(filepath.Join(folder, p))
+		return execAgentFor(cfg, r.Warn)
+	},
+	env.ModuleScheme: func(_ Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		path, err := modulePath(s, arg)
 		if err != nil {
 			return nil, err
 		}
-		path = abs
+		return host.ModuleAgentFor(e, path)
+	},
+	env.PythonScheme: func(_ Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		path, err := modulePath(s, arg)
+		if err != nil {
+			return nil, err
+		}
+		return host.PythonAgentFor(e, path)
+	},
+	env.ReplayScheme: func(_ Resolver, _ env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		if arg == "" {
+			return nil, noArg(s, "trace")
+		}
+		rec, err := ReadTrace(arg)
+		if err != nil {
+			return nil, err
+		}
+		return ReplayAgent(rec), nil
+	},
+}
+
+// noArg is the error of a reference of s that names no what.
+func noArg(s *env.Scheme, what string) error {
+	return &env.Error{Code: env.CodeAgentNotFound,
+		Message: fmt.Sprintf("%s names no %s; give one, e.g. %s", s.Prefix(), what, s.Ref(s.Example))}
+}
+
+// modulePath is the absolute path of a module agent's reference of scheme
+// s: a relative path is relative to the current folder.
+func modulePath(s *env.Scheme, path string) (string, error) {
+	if path == "" {
+		return "", noArg(s, "module")
 	}
-	return host.ModuleAgentFor(e, path)
+	return filepath.Abs(filepath.FromSlash(path))
 }
 
 // references spells the kinds of reference r resolves besides built-in
 // agents: exec:COMMAND, replay:PATH and each scheme's SCHEME:ARG, sorted.
 func (r Resolver) references() string {
-	refs := []string{"exec:COMMAND", "module:PATH", "replay:PATH"}
+	refs := env.SchemeUsages(func(s *env.Scheme) bool { return constructors[s] != nil })
 	schemes := slices.Sorted(maps.Keys(r.Schemes))
 	for _, s := range schemes {
 		refs = append(refs, s+":ARG")

@@ -254,7 +254,7 @@ func (r *rollout) judge(reason string, output json.RawMessage, agentErr error) (
 	if err != nil {
 		return nil, nil, r.errorf("state diff: %w", err)
 	}
-	checks, verr := r.world.Verify(env.VerifyContext{AgentOutput: outputText(output), Task: r.task})
+	checks, verr := r.world.Verify(env.VerifyContext{AgentOutput: outputText(output), Task: r.task, Calls: r.s.log})
 	result := grade(checks, errors.Join(agentErr, verr), verr)
 	s := r.s
 	result.ToolCalls, result.ToolErrors = s.calls, s.errors

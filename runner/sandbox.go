@@ -40,6 +40,11 @@ type Sandbox struct {
 	// virtualenv, a model cache. Inside the project only paths outside
 	// .silo and the environments' folders are allowed.
 	ReadOnly []string
+	// Declared says the command is a manifest's declared agent: a file it
+	// names may lie in an environment's folder (a solver beside its
+	// environment), bound alone, read-only; the rest of the folder stays
+	// hidden.
+	Declared bool
 	// Project is the folder hidden from the agent (the project root, the
 	// folder that holds .silo); empty hides no project.
 	Project string

@@ -22,6 +22,9 @@ import (
 //
 // A script that needs what is missing skips, saying so.
 func TestHostScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hosts' scripts start Node and Python processes, which is slow; go test -short leaves them out")
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +32,7 @@ func TestHostScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/hosts",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"schema": schemaCmd, // distschemas_test.go
 			// cpdir SRC DST copies the folder SRC to DST.
 			"cpdir": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {

@@ -63,58 +63,108 @@ func ModuleAgentFor(e env.Environment, path string) (env.Agent, error) {
 		return a, nil
 	}
 	// the process starts now, outside the rollout's budget
-	if _, err := agentConn(tsx); err != nil {
+	if _, err := a.conn(); err != nil {
 		return nil, fmt.Errorf("module:%s: %w", path, err)
 	}
 	return a, nil
 }
 
+// PythonAgentFor returns the agent a python:PATH reference names: a Python
+// module that defines
+//
+//	def agent(task, tools, call_tool): return {"output": ...}
+//
+// (called with keywords: task, the instruction; tools, their names,
+// descriptions and input schemas; call_tool(name, input), which returns
+// {"output", "isError"} and raises once the rollout has ended). It runs in
+// a long-lived Python process of oracle's Python host, like a module:
+// agent in Node: the module is imported once per process, and what it
+// keeps at module level survives from one rollout to the next. When e is
+// an environment of the Python host, the agent runs in e's own hosts.
+// path must be absolute. Such a module is the author's own code; run an
+// untrusted one as an exec: agent, in the sandbox.
+func PythonAgentFor(e env.Environment, path string) (env.Agent, error) {
+	if !filepath.IsAbs(path) {
+		return nil, fmt.Errorf("python:%s: the path must be absolute", path)
+	}
+	if env.EntrypointLang(path) != env.LangPython {
+		return nil, &env.Error{Code: env.CodeAgentNotFound, Message: fmt.Sprintf(
+			"python:%s: a python agent is a Python module (.py); run a Node module as module:PATH, anything else as exec:COMMAND", path)}
+	}
+	if err := checkModule(path); err != nil {
+		return nil, &env.Error{Code: env.CodeAgentNotFound, Message: fmt.Sprintf("python:%s: %v", path, err)}
+	}
+	a := &moduleAgent{path: path, python: true}
+	if h, ok := e.(*Environment); ok && h.lang == env.LangPython && h.Start() == nil {
+		a.env = h
+		return a, nil
+	}
+	// the process starts now, outside the rollout's budget
+	if _, err := a.conn(); err != nil {
+		return nil, fmt.Errorf("python:%s: %w", path, err)
+	}
+	return a, nil
+}
+
 type moduleAgent struct {
-	path string
-	tsx  string       // the tsx API file the process registers, or ""
-	env  *Environment // whose hosts run the module; nil: the shared process
+	path   string
+	tsx    string       // the tsx API file the process registers, or ""
+	python bool         // a Python module, run by the Python host
+	env    *Environment // whose hosts run the module; nil: a shared process
 }
 
 // conn returns the process that runs the module.
 func (a *moduleAgent) conn() (*conn, error) {
-	if a.env != nil {
+	switch {
+	case a.env != nil:
 		return a.env.pool.any()
+	case a.python:
+		return agentConn(pythonAgents, func() ([]string, error) { return pythonCommand("", "") }, "the Python host of agents")
 	}
-	return agentConn(a.tsx)
+	return agentConn(a.tsx, func() ([]string, error) { return nodeCommand("", "", a.tsx) }, "the Node host of agent modules")
 }
 
-// The Node processes that run agent modules, by the tsx they load.
+// pythonAgents is the key of the Python process among agentHosts' (the
+// others are keyed by the tsx they load, a path, which holds no NUL).
+const pythonAgents = "\x00python"
+
+// The processes that run agent modules: Node ones by the tsx they load,
+// and the Python one.
 var agentHosts struct {
 	mu    sync.Mutex
 	conns map[string]*conn
 }
 
-// agentConn returns the process that runs modules with tsx, started once
-// and again after it failed.
-func agentConn(tsx string) (*conn, error) {
+// agentConn returns the process of key that runs agent modules, started
+// once (with the argv command makes) and again after it failed.
+func agentConn(key string, command func() ([]string, error), what string) (*conn, error) {
 	agentHosts.mu.Lock()
 	defer agentHosts.mu.Unlock()
-	if c := agentHosts.conns[tsx]; c != nil && c.broken() == nil {
+	if c := agentHosts.conns[key]; c != nil && c.broken() == nil {
 		return c, nil
 	}
-	argv, err := nodeCommand("", "", tsx)
+	argv, err := command()
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial("the Node host of agent modules", argv, "", nil, maxAgentLine, DefaultTimeout)
+	c, err := dial(what, argv, "", nil, maxAgentLine, DefaultTimeout)
 	if err != nil {
 		return nil, err
 	}
 	if !c.hello.Agents {
 		c.shut(time.Second)
-		return nil, errors.New("the Node host does not run agent modules")
+		return nil, fmt.Errorf("%s does not run agent modules", what)
 	}
 	if agentHosts.conns == nil {
 		agentHosts.conns = map[string]*conn{}
 	}
-	agentHosts.conns[tsx] = c
+	agentHosts.conns[key] = c
 	return c, nil
 }
+
+// codeAgentStartFailed is the error of an agent module that did not load
+// or defines no agent: the agent never started.
+const codeAgentStartFailed = "agent_start_failed"
 
 // maxAgentLine bounds a line of the agent host: a tool call or an output.
 const maxAgentLine = 64 << 20
@@ -158,6 +208,7 @@ func (a *moduleAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 	defer c.unstream(id)
 	var grace <-chan time.Time
 	stopped := ctx.Done()
+	called := false // the agent made a tool call
 	for {
 		select {
 		case <-box.ready:
@@ -187,6 +238,7 @@ func (a *moduleAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 			}
 			switch m.Type {
 			case "tool_call":
+				called = true
 				var input any
 				if len(m.Input) > 0 && string(m.Input) != "null" {
 					input = m.Input
@@ -214,7 +266,12 @@ func (a *moduleAgent) Run(ctx context.Context, in env.AgentInput) (any, error) {
 				if ctx.Err() != nil {
 					return nil, context.Cause(ctx)
 				}
-				return nil, errors.New(printable(strings.TrimSpace(m.Error.Message)))
+				err := errors.New(printable(strings.TrimSpace(m.Error.Message)))
+				if m.Error.Code == codeAgentStartFailed && !called {
+					// it never started: trouble of the run, not a behaviour to grade
+					return nil, env.Infrastructure(fmt.Errorf("the agent did not start: %w", err))
+				}
+				return nil, err
 			default:
 				c.fail(fmt.Errorf("%s sent a %s message for an agent", c.p.what, m.Type))
 				return nil, fmt.Errorf("module %s: %w", a.path, c.broken())

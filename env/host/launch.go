@@ -160,7 +160,8 @@ func nodeCommand(name, entry, tsx string) ([]string, error) {
 	return argv, nil
 }
 
-// pythonCommand is the argv of a Python host for the module entry.
+// pythonCommand is the argv of a Python host for the module entry (or,
+// with entry "", one that runs agent modules only).
 func pythonCommand(name, entry string) ([]string, error) {
 	python, err := pythonPath()
 	if err != nil {
@@ -171,7 +172,11 @@ func pythonCommand(name, entry string) ([]string, error) {
 		return nil, err
 	}
 	// -u: unbuffered; -B: no __pycache__ written into the project
-	return []string{python, "-u", "-B", filepath.Join(dir, "python", "host.py"), "--name", name, "--env", entry}, nil
+	argv := []string{python, "-u", "-B", filepath.Join(dir, "python", "host.py"), "--name", name}
+	if entry != "" {
+		argv = append(argv, "--env", entry)
+	}
+	return argv, nil
 }
 
 // checkModule checks that path is a regular file, for a clear error before

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/secret"
 	"io"
 	"os"
 	"os/exec"
@@ -201,7 +202,7 @@ func (t *tail) String() string {
 	for len(b) > 0 && !utf8.RuneStart(b[0]) {
 		b = b[1:]
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return secret.String(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
 
 // oneLine is the end of text, at most max bytes, its lines joined by " | ",
@@ -242,12 +243,14 @@ func joinLines(text string) string {
 	return strings.Join(parts, " | ")
 }
 
-// printable escapes what a terminal would act on in text from a host (its
-// stderr, its error messages): control characters and the marks that
-// reorder text (bidirectional controls) become \x1b, \u202e and the like.
+// printable is text from a host (its stderr, its error messages) as
+// errors may carry it: the process's secrets (internal/secret) replaced,
+// as in artifacts, and what a terminal would act on escaped: control
+// characters and the marks that reorder text (bidirectional controls)
+// become \x1b, \u202e and the like.
 func printable(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range secret.String(s) {
 		switch {
 		case r == utf8.RuneError || r == '\t':
 			b.WriteRune(r)

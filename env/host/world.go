@@ -272,8 +272,12 @@ func (w *world) Verify(vc env.VerifyContext) ([]env.CheckResult, error) {
 		return nil, fmt.Errorf("no verifier %s registered in environment %s for task %s", id, w.env.cfg.Name, w.task.ID)
 	}
 	w.graded = true
+	calls := vc.Calls
+	if calls == nil {
+		calls = []env.Call{}
+	}
 	m, err := w.ask(func(rid int64) ([]byte, error) {
-		return request("verify", rid, "world", w.id, "agentOutput", vc.AgentOutput)
+		return request("verify", rid, "world", w.id, "agentOutput", vc.AgentOutput, "calls", calls)
 	})
 	var he *Error
 	switch {

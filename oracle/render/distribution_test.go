@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -84,7 +85,7 @@ func gateReport(t *testing.T) *oracle.Report {
 		if cr.Distribution.Said == oracle.SaidNoise {
 			cr.Status = oracle.StatusUnchanged
 		} else {
-			cr.Label = oracle.LabelRegression
+			cr.Label = change.LabelRegression
 		}
 		if tk.fresh.Verdicts.Error > 0 {
 			cr.Distribution.InfrastructureError = "agent error: openai m: turn 1: 503 Service Unavailable"

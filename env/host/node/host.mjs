@@ -186,7 +186,7 @@ async function loadEnvironment(entry) {
   if (!Array.isArray(mod.verifiers)) {
     throw new HostError("load_failed", `${entry} does not export verifiers (an array); an environment module exports createState, bindTools and verifiers`);
   }
-  const probe = mod.createState();
+  const probe = mod.createState(); // no task: the tools' specs only
   const tools = [...toolMap(mod.bindTools(probe), entry).values()].map((t) => ({
     name: t.name,
     description: typeof t.description === "string" ? t.description : "",
@@ -286,7 +286,7 @@ function open(msg) {
   }
   let state;
   try {
-    state = env.mod.createState();
+    state = env.mod.createState(msg.task); // a createState() of the original ignores it
   } catch (err) {
     throw new HostError("open_failed", `createState() threw: ${errorText(err)}`);
   }
@@ -366,7 +366,7 @@ async function verify(msg) {
   }
   let res;
   try {
-    res = await v.check(w.state, initialOf(w), { agentOutput: msg.agentOutput ?? "", task });
+    res = await v.check(w.state, initialOf(w), { agentOutput: msg.agentOutput ?? "", task, calls: msg.calls ?? [] });
   } catch (err) {
     throw new HostError("verifier_threw", `verifier ${v.id} threw: ${errorText(err)}`);
   }
@@ -405,7 +405,13 @@ async function runAgent(msg) {
   const a = { controller, pending: new Map(), next: 0, reason: "" };
   agents.set(msg.id, a);
   try {
-    const fn = await importModule(msg.module);
+    let fn;
+    try {
+      fn = await importModule(msg.module);
+    } catch (err) {
+      sendError(msg.id, "agent_start_failed", `${msg.module} did not load: ${errorText(err)}`);
+      return;
+    }
     const callTool = (name, input) => {
       if (controller.signal.aborted) {
         return Promise.reject(new Error(`Run ended: ${a.reason}.`));

@@ -27,8 +27,14 @@ export type SiloTask = {
   difficulty?: string;
   verifierId: string;
   entities?: string[];
+  /** the task's own data for its world, as the task file has it */
+  initialState?: JsonValue;
+  /** the world the environment makes for the task, by a name it knows */
+  variant?: string;
 };
-export type VerifierContext = { agentOutput: string; task: SiloTask };
+/** one tool call of the rollout, as calls.json records it: output or error */
+export type ToolCall = { tool: string; input: JsonValue; output?: JsonValue; error?: { code: string; message: string; details?: JsonValue } };
+export type VerifierContext = { agentOutput: string; task: SiloTask; calls: ToolCall[] };
 export type VerifierOutcome = {
   verifierId: string;
   taskId: string;
@@ -52,7 +58,8 @@ export type SiloVerifier = {
   check: (finalState: unknown, initialState: unknown, context: VerifierContext) => VerifierOutcome;
 };
 export type EnvironmentModule = {
-  createState(): unknown;
+  /** task is the task of the world being made; undefined when the host binds the tools to learn them */
+  createState(task?: SiloTask): unknown;
   bindTools(state: unknown): Tool[];
   verifiers: SiloVerifier[];
 };
