@@ -159,14 +159,15 @@ func TestPropose(t *testing.T) {
 			name:     "runs of another type altogether",
 			artifact: Result,
 			runs:     []string{`[1]`, `{"a":1}`},
-			want:     []Rule{Whole(Result, "")},
+			want:     []Rule{},
 			unstable: true,
 		},
 		{
 			name:     "an array of another length",
 			artifact: Calls,
 			runs:     []string{`[{"tool":"a"}]`, `[{"tool":"a"},{"tool":"b"}]`},
-			want:     []Rule{Whole(Calls, "")},
+			want:     []Rule{},
+			unstable: true,
 		},
 		{
 			name:     "runs that agree",

@@ -138,8 +138,21 @@ func New(rules ...Rule) (Rules, error) {
 	return out, nil
 }
 
-// compile checks rule i and parses its path and pattern.
+// compile checks rule i and parses its path and pattern; a rule whose
+// reach checkReach refuses is an error of its path.
 func compile(i int, r Rule) (*compiled, error) {
+	c, err := compileAny(i, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReach(r.Artifact, c.segs); err != nil {
+		return nil, &RuleError{Index: i, Field: "path", Err: err}
+	}
+	return c, nil
+}
+
+// compileAny is compile whatever the rule's reach.
+func compileAny(i int, r Rule) (*compiled, error) {
 	if !isArtifact(r.Artifact) {
 		return nil, ruleErr(i, "artifact", "unknown artifact %s; name one of %s", quote(r.Artifact), knownArtifacts)
 	}

@@ -1,4 +1,4 @@
-package oracle
+package change
 
 import (
 	"bytes"
@@ -236,4 +236,19 @@ func rawOf(v any) json.RawMessage {
 		return json.RawMessage(fmt.Sprintf("%q", fmt.Sprint(v)))
 	}
 	return b
+}
+
+// RedactionNote says how the redaction rules take part in the differences
+// of one file between its baseline and the fresh run: a redacted value
+// that changed type, or a rule added, removed or edited since the
+// baseline was recorded, which makes the case changed and names the rule.
+// Differences with the same note are one note: Count of them, at Pointers
+// (the first few).
+type RedactionNote struct {
+	Cause string `json:"cause"`
+	// Rules are the rules that take part, by index; Note names them.
+	Rules    []int    `json:"rules,omitempty"`
+	Note     string   `json:"note"`
+	Count    int      `json:"count"`
+	Pointers []string `json:"pointers"`
 }

@@ -1,10 +1,11 @@
-package oracle
+package change
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -118,14 +119,14 @@ func TestLCS(t *testing.T) {
 // plain JSON.
 func TestDiffCallsLabels(t *testing.T) {
 	indented := func(lines ...string) []byte {
-		return []byte(strings.ReplaceAll(strings.ReplaceAll(string(calls(lines...)), `{"tool"`, "{\n    \"tool\""), `,"`, ",\n    \""))
+		return []byte(strings.ReplaceAll(strings.ReplaceAll(string(artifacttest.Calls(lines...)), `{"tool"`, "{\n    \"tool\""), `,"`, ",\n    \""))
 	}
 	tests := []struct {
 		name       string
 		old, fresh []byte
 		want       []string
 	}{
-		{"a moved call keeps its match", calls(`a {} 1`, `b {} 2`, `c {} 3`), calls(`b {} 2`, `c {} 4`, `a {} 1`),
+		{"a moved call keeps its match", artifacttest.Calls(`a {} 1`, `b {} 2`, `c {} 3`), artifacttest.Calls(`b {} 2`, `c {} 4`, `a {} 1`),
 			[]string{
 				`remove /0 old #1 a {"tool":"a","input":{},"output":1}`,
 				`replace /1/output #2 (was #3) c output 3 → 4`,
@@ -137,11 +138,11 @@ func TestDiffCallsLabels(t *testing.T) {
 			[]string{`remove /0 old #1 a {"tool":"a","input":{},"output":1}`}},
 		{"a call without input is the call with input null", []byte(`[{"tool":"a","output":1}]`), []byte(`[{"tool":"a","input":null,"output":2}]`),
 			[]string{`add /0/input #1 a input null`, `replace /0/output #1 a output 1 → 2`}},
-		{"the input tells calls of one tool apart", calls(`get {"id":1} 1`, `get {"id":2} 2`), calls(`get {"id":2} 2`),
+		{"the input tells calls of one tool apart", artifacttest.Calls(`get {"id":1} 1`, `get {"id":2} 2`), artifacttest.Calls(`get {"id":2} 2`),
 			[]string{`remove /0 old #1 get {"tool":"get","input":{"id":1},"output":1}`}},
 		{"an escaped field name", []byte(`[{"tool":"a","o/k":1}]`), []byte(`[{"tool":"a","o/k":2}]`),
 			[]string{`replace /0/o~1k #1 a o/k 1 → 2`}},
-		{"a field inside a field", calls(`a {} {"x":{"y":1}}`), calls(`a {} {"x":{"y":2}}`),
+		{"a field inside a field", artifacttest.Calls(`a {} {"x":{"y":1}}`), artifacttest.Calls(`a {} {"x":{"y":2}}`),
 			[]string{`replace /0/output/x/y #1 a output /x/y 1 → 2`}},
 	}
 	for _, tt := range tests {
@@ -172,7 +173,7 @@ func TestDiffCallsLabels(t *testing.T) {
 // array, an element that is not an object or has no tool) makes the whole
 // file a plain JSON diff: no change is named by a call.
 func TestDiffCallsNotCalls(t *testing.T) {
-	good := calls(`a {} 1`)
+	good := artifacttest.Calls(`a {} 1`)
 	for _, tt := range []struct {
 		name       string
 		old, fresh []byte
@@ -196,7 +197,7 @@ func TestDiffCallsNotCalls(t *testing.T) {
 		})
 	}
 	// and a list of calls under another name is plain JSON too
-	d := DiffFile("result.json", calls(`a {} 1`), calls(`a {} 2`))
+	d := DiffFile("result.json", artifacttest.Calls(`a {} 1`), artifacttest.Calls(`a {} 2`))
 	if d == nil || len(d.Changes) != 1 || d.Changes[0].Call != "" || d.Changes[0].Path != "/0/output" {
 		t.Errorf("result.json holding a list of calls: %+v", d)
 	}
@@ -215,7 +216,7 @@ func TestDiffCallsNotCalls(t *testing.T) {
 // TestDiffCallsWords: a replaced string inside a call carries its word
 // diff, as in any other file; a replaced number none.
 func TestDiffCallsWords(t *testing.T) {
-	d := DiffFile("calls.json", calls(`a {} {"s":"due on Monday","n":1}`), calls(`a {} {"s":"due on Tuesday","n":2}`))
+	d := DiffFile("calls.json", artifacttest.Calls(`a {} {"s":"due on Monday","n":1}`), artifacttest.Calls(`a {} {"s":"due on Tuesday","n":2}`))
 	if d == nil || len(d.Changes) != 2 {
 		t.Fatalf("diff = %+v", d)
 	}

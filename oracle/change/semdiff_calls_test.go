@@ -1,33 +1,11 @@
-package oracle
+package change
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
 	"github.com/google/go-cmp/cmp"
 )
-
-// calls builds a calls.json text from "tool input output" triples, one a
-// line; output "!code" is a tool error with that code.
-func calls(lines ...string) []byte {
-	var b strings.Builder
-	b.WriteString("[\n")
-	for i, l := range lines {
-		f := strings.SplitN(l, " ", 3)
-		b.WriteString(`{"tool":"` + f[0] + `","input":` + f[1] + `,`)
-		if code, ok := strings.CutPrefix(f[2], "!"); ok {
-			b.WriteString(`"error":{"code":"` + code + `","message":"m"}}`)
-		} else {
-			b.WriteString(`"output":` + f[2] + `}`)
-		}
-		if i < len(lines)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("]\n")
-	return []byte(b.String())
-}
 
 func TestDiffCalls(t *testing.T) {
 	base := []string{
@@ -79,7 +57,7 @@ func TestDiffCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := DiffFile("calls.json", calls(tt.old...), calls(tt.new...))
+			d := DiffFile("calls.json", artifacttest.Calls(tt.old...), artifacttest.Calls(tt.new...))
 			if d == nil {
 				t.Fatal("no difference found")
 			}

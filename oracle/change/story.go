@@ -1,4 +1,4 @@
-package oracle
+package change
 
 import (
 	"encoding/json"
@@ -103,9 +103,9 @@ func resultChecks(data []byte) ([]resultCheck, []string) {
 	return r.Checks, r.Violations
 }
 
-// storyOf is the story of a change from the baseline's result.json (old)
+// StoryOf is the story of a change from the baseline's result.json (old)
 // to the fresh one; nil when it says nothing.
-func storyOf(old, fresh []byte) *Story {
+func StoryOf(old, fresh []byte) *Story {
 	before, oldViolations := resultChecks(old)
 	after, newViolations := resultChecks(fresh)
 	st := &Story{}
@@ -199,12 +199,12 @@ var derivedFields = []string{"passed", "verdict", "reward", "checksPassed", "che
 // checkFields are the fields of a check that a story's entry says.
 var checkFields = []string{"passed", "detail", "kind", "required", "label"}
 
-// fold marks the changes of the result.json diff f that the headline and
+// Fold marks the changes of the result.json diff f that the headline and
 // the story st say: the fields derived from the checks, and the changes of
 // each check the story lists (by the check label the change carries).
 // The derived fields are folded only when the headline has both verdicts
 // (headline).
-func fold(f *FileDiff, st *Story, headline bool) {
+func Fold(f *FileDiff, st *Story, headline bool) {
 	inStory := map[string]bool{}
 	if st != nil {
 		for _, c := range st.Checks {

@@ -1,4 +1,4 @@
-package oracle
+package change
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func TestToolErrorsOfTrace(t *testing.T) {
 		`{"seq":6,"type":"tool_result","tool":"e","isError":true,"output":{"message":"no code"}}`,
 		`{"seq":7,"type":"tool_result","tool":"f","isError":true,"output":{"code":"big","message":"` + strings.Repeat("m", 70<<10) + `"}}`,
 	}, "\n") + "\n"
-	got := toolErrorsOf([]byte(trace))
+	got := ToolErrorsOf([]byte(trace))
 	want := []FailedCall{
 		{Tool: "a", Code: "not_found", Message: "no X"},
 		{Tool: "d", Message: `"plain text"`},
@@ -36,15 +36,15 @@ func TestToolErrorsOfTrace(t *testing.T) {
 	for i := range maxToolErrors + 5 {
 		fmt.Fprintf(&many, `{"type":"tool_result","tool":"t%d","isError":true,"output":{"code":"c"}}`+"\n", i)
 	}
-	if got := toolErrorsOf([]byte(many.String())); len(got) != maxToolErrors || got[maxToolErrors-1].Tool != fmt.Sprintf("t%d", maxToolErrors-1) {
+	if got := ToolErrorsOf([]byte(many.String())); len(got) != maxToolErrors || got[maxToolErrors-1].Tool != fmt.Sprintf("t%d", maxToolErrors-1) {
 		t.Errorf("%d errors of %d, the last %+v; want the first %d", len(got), maxToolErrors+5, got[len(got)-1], maxToolErrors)
 	}
 	// a trace of one long line without a final newline is read whole
 	long := `{"type":"tool_result","tool":"g","isError":true,"output":{"code":"c","message":"` + strings.Repeat("z", 80<<10) + `"}}`
-	if got := toolErrorsOf([]byte(long)); len(got) != 1 || got[0].Code != "c" || len(got[0].Message) != 80<<10 {
+	if got := ToolErrorsOf([]byte(long)); len(got) != 1 || got[0].Code != "c" || len(got[0].Message) != 80<<10 {
 		t.Errorf("one long line: %d errors", len(got))
 	}
-	if got := toolErrorsOf(nil); got != nil {
+	if got := ToolErrorsOf(nil); got != nil {
 		t.Errorf("no trace: %+v", got)
 	}
 }
@@ -85,43 +85,13 @@ func TestCallErrorChangesBranches(t *testing.T) {
 		old = append(old, call(fmt.Sprintf("t%d", i), `{"code":"old"}`))
 		fresh = append(fresh, call(fmt.Sprintf("t%d", i), `{"code":"new"}`))
 	}
-	added, gone, _ := callErrorChanges(list(old...), list(fresh...))
+	added, gone, _ := CallErrorChanges(list(old...), list(fresh...))
 	if len(added) != maxToolErrors || len(gone) != maxToolErrors || added[0].Call != 1 || gone[maxToolErrors-1].Call != maxToolErrors {
 		t.Errorf("%d new and %d gone of %d; want the first %d of each", len(added), len(gone), maxToolErrors+3, maxToolErrors)
 	}
 	for _, pair := range [][2][]byte{{list(), []byte(`{}`)}, {[]byte(`{}`), list()}} {
-		if _, _, ok := callErrorChanges(pair[0], pair[1]); ok {
-			t.Errorf("callErrorChanges(%s, %s) read an object as calls.json", pair[0], pair[1])
-		}
-	}
-}
-
-// TestSetToolErrors: the new and gone errors come from the two calls.json
-// when both are there and are lists of calls, and otherwise every error of
-// the fresh trace, said to come from it; with neither, none.
-func TestSetToolErrors(t *testing.T) {
-	oldCalls := calls(`a {} 1`)
-	freshCalls := calls(`a {} !x`)
-	trace := []byte(`{"type":"tool_result","tool":"t","isError":true,"output":{"code":"from_trace"}}` + "\n")
-	fromCalls := &CaseReport{NewToolErrors: []FailedCall{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
-	fromTrace := &CaseReport{ToolErrors: []FailedCall{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
-	tests := []struct {
-		name                     string
-		oldCalls, freshCalls, tr []byte
-		want                     *CaseReport
-	}{
-		{"both calls", oldCalls, freshCalls, trace, fromCalls},
-		{"both calls, no trace", oldCalls, freshCalls, nil, fromCalls},
-		{"no baseline calls", nil, freshCalls, trace, fromTrace},
-		{"no fresh calls", oldCalls, nil, trace, fromTrace},
-		{"calls that are no list", []byte(`{}`), freshCalls, trace, fromTrace},
-		{"no calls, no trace", nil, nil, nil, &CaseReport{}},
-	}
-	for _, tt := range tests {
-		cr := &CaseReport{}
-		cr.setToolErrors(tt.oldCalls, tt.freshCalls, tt.tr)
-		if diff := cmp.Diff(tt.want, cr); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		if _, _, ok := CallErrorChanges(pair[0], pair[1]); ok {
+			t.Errorf("CallErrorChanges(%s, %s) read an object as calls.json", pair[0], pair[1])
 		}
 	}
 }

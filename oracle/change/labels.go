@@ -1,4 +1,4 @@
-package oracle
+package change
 
 import (
 	"encoding/json"
@@ -67,3 +67,11 @@ func checkLabels(result []byte) []string {
 	}
 	return out
 }
+
+// Label names a change that flips the verdict.
+type Label string
+
+const (
+	LabelRegression  Label = "regression"  // pass → not pass
+	LabelImprovement Label = "improvement" // not pass → pass
+)

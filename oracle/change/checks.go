@@ -1,9 +1,9 @@
-package oracle
+package change
 
-// checkStates lists the checks of two result.json texts by label (their
+// CheckStates lists the checks of two result.json texts by label (their
 // label, kind and whether each side passed them): the fresh run's in
 // order, then those only the baseline has.
-func checkStates(old, fresh []byte) []CheckChange {
+func CheckStates(old, fresh []byte) []CheckChange {
 	before, _ := resultChecks(old)
 	after, _ := resultChecks(fresh)
 	var out []CheckChange
