@@ -39,6 +39,11 @@ type DistributionOptions struct {
 	// whether its floor is above it and how many runs would reach it. 0
 	// asks nothing.
 	Detect float64
+	// AllowRegressions, for record, writes distributions that record would
+	// otherwise refuse: worse than the distributions they replace (as a
+	// check would decide), with a confirmed forbidden effect, or with
+	// fewer than MinGraded graded runs.
+	AllowRegressions bool
 	// Previous, for check, is the report of an earlier check of the same
 	// selection (ParseReport): only what was an error in it runs again,
 	// the other cases are taken from it (see Rerun).
