@@ -2,9 +2,9 @@ package oracle
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/oracle/change"
 )
@@ -21,7 +21,10 @@ import (
 
 // artifactOf is the artifact a baseline file holds, as a rule names it
 // ("calls.json" → "calls").
-func artifactOf(file string) string { return strings.TrimSuffix(file, ".json") }
+func artifactOf(file string) string {
+	a, _ := artifact.Of(file)
+	return a.Name
+}
 
 // redacts reports whether rules redact any of files.
 func redacts(rules redact.Rules, files []string) bool {

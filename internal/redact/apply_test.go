@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// artifact writes JSON as oracle writes an artifact.
-func artifact(t testing.TB, s string) []byte {
+// artifactJSON writes JSON as oracle writes an artifact.
+func artifactJSON(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := canon.Marshal(json.RawMessage(s))
 	if err != nil {
@@ -263,10 +263,10 @@ func TestApply(t *testing.T) {
 					name = Result
 				}
 			}
-			in := artifact(t, tt.in)
+			in := artifactJSON(t, tt.in)
 			want := in
 			if tt.want != "" {
-				want = artifact(t, tt.want)
+				want = artifactJSON(t, tt.want)
 			}
 			got, err := r.Apply(name, in)
 			if err != nil {

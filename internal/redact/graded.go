@@ -66,8 +66,8 @@ func bounded(segs []segment) bool {
 }
 
 // gradedBy lists the places of Graded a path in artifact reaches.
-func gradedBy(artifact string, segs []segment) []string {
-	if artifact != Result {
+func gradedBy(name string, segs []segment) []string {
+	if name != Result {
 		return nil
 	}
 	var hit []string

@@ -15,7 +15,7 @@ func TestTally(t *testing.T) {
 	]`)
 	tally := r.Tally()
 	for _, data := range []string{`{"agentOutput":"axb","toolCalls":1}`, `{"agentOutput":"ab","toolCalls":1}`} {
-		res, err := r.Apply(Result, artifact(t, data))
+		res, err := r.Apply(Result, artifactJSON(t, data))
 		if err != nil {
 			t.Fatal(err)
 		}

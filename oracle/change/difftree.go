@@ -13,8 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/safeio"
-	"github.com/agent-oracle/oracle/runner"
 )
 
 // PathDiff is one file's difference in a comparison of two paths.
@@ -239,7 +239,8 @@ func artifactFiles(root string, all bool) (map[string]bool, error) {
 		if strings.HasPrefix(name, ".") {
 			return nil
 		}
-		timestamped := name == runner.RunFile || strings.HasSuffix(name, ".jsonl")
+		a, known := artifact.Of(name)
+		timestamped := known && !a.Frozen || strings.HasSuffix(name, ".jsonl")
 		if !strings.HasSuffix(name, ".json") && !strings.HasSuffix(name, ".jsonl") || timestamped && !all {
 			return nil
 		}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-oracle/oracle/runner"
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -95,7 +95,7 @@ type memberSide struct {
 // shape (the original runner's, or a hand-edited one), for the caller to
 // compare them as plain JSON.
 func diffMembers(name string, old, fresh []byte) ([]MemberDiff, bool) {
-	if !strings.HasSuffix(name, runner.StateDiffFile) {
+	if a, ok := artifact.Of(name); !ok || a.Diff != artifact.DiffMembers {
 		return nil, false
 	}
 	a, ok := decodeMembers(old)

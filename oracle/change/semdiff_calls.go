@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/canon"
-	"github.com/agent-oracle/oracle/runner"
 )
 
 // maxCallCells bounds the table of the longest common subsequence of two
@@ -219,7 +219,8 @@ func fieldLabel(p string) string {
 // isCallsFile reports whether name is a calls.json, in a run folder or a
 // baseline (<TASK>.calls.json).
 func isCallsFile(name string) bool {
-	return name == runner.CallsFile || strings.HasSuffix(name, "."+runner.CallsFile)
+	a, ok := artifact.Of(name)
+	return ok && a.Diff == artifact.DiffCalls
 }
 
 // compactCall is a call on one line, its keys in their order (tool first).
