@@ -30,7 +30,7 @@ type HostTarget struct {
 	// folders and files a check of the environment reads
 	copies []string
 	// mutants lists the edits of one file, in the language's own parser
-	mutants func(ctx context.Context, src []byte) ([]edit, error)
+	mutants func(ctx context.Context, file string, src []byte) ([]edit, error)
 }
 
 //go:embed python/mutants.py
@@ -40,6 +40,7 @@ var pythonMutants string
 // project; self is this binary, which checks the mutants.
 func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, error) {
 	t := &HostTarget{project: project, lang: env.EntrypointLang(m.Entrypoint), self: self}
+	folders := m.Folders(project)
 	exts := map[string][]string{env.LangPython: {".py"}, env.LangNode: {".ts", ".mts", ".js", ".mjs", ".cts", ".cjs"}}[t.lang]
 	switch t.lang {
 	case env.LangPython:
@@ -48,7 +49,7 @@ func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, er
 		}
 		t.mutants = pythonEdits
 	case env.LangNode:
-		mut, err := typescriptMutator()
+		mut, err := typescriptMutator(folders[len(folders)-1])
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +64,7 @@ func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, er
 		}
 		return filepath.ToSlash(r), true
 	}
-	for _, dir := range m.Folders(project) {
+	for _, dir := range folders {
 		r, ok := rel(dir)
 		if !ok {
 			return nil, fmt.Errorf("the environment's folder %s is outside the project; run mutate in the project that holds it", dir)
@@ -136,7 +137,7 @@ func (t *HostTarget) Files() []string { return t.files }
 
 // Mutants lists the edits the language's parser finds.
 func (t *HostTarget) Mutants(file string, src []byte) ([]Mutant, error) {
-	edits, err := t.mutants(context.Background(), src)
+	edits, err := t.mutants(context.Background(), file, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -222,7 +223,7 @@ func (t *HostTarget) copyProject(dir string) error {
 }
 
 // pythonEdits runs the mutator of python/mutants.py on src.
-func pythonEdits(ctx context.Context, src []byte) ([]edit, error) {
+func pythonEdits(ctx context.Context, _ string, src []byte) ([]edit, error) {
 	return runMutator(ctx, src, "python3", "-I", "-c", pythonMutants)
 }
 
