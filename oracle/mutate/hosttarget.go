@@ -24,7 +24,7 @@ import (
 type HostTarget struct {
 	project string
 	lang    string
-	self    string
+	self    []string
 	files   []string
 	// copies are the project-relative paths (slash-separated) of the
 	// folders and files a check of the environment reads
@@ -37,8 +37,12 @@ type HostTarget struct {
 var pythonMutants string
 
 // NewHostTarget is the environment of the manifest m, a module, in the
-// project; self is this binary, which checks the mutants.
-func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, error) {
+// project; self is the command that runs this binary (its path and the
+// arguments before a command), which checks the mutants.
+func NewHostTarget(project string, m env.Manifest, self []string) (*HostTarget, error) {
+	if len(self) == 0 {
+		return nil, fmt.Errorf("mutate: no command runs this binary")
+	}
 	t := &HostTarget{project: project, lang: env.EntrypointLang(m.Entrypoint), self: self}
 	folders := m.Folders(project)
 	exts := map[string][]string{env.LangPython: {".py"}, env.LangNode: {".ts", ".mts", ".js", ".mjs", ".cts", ".cjs"}}[t.lang]
@@ -163,7 +167,7 @@ func (t *HostTarget) Base(ctx context.Context, tmp string) (Checker, bool, error
 	if err := t.copyProject(dir); err != nil {
 		return Checker{}, false, err
 	}
-	return Checker{Bin: t.self, Dir: dir}, false, nil
+	return Checker{Bin: t.self[0], Args: t.self[1:], Dir: dir}, false, nil
 }
 
 // Coverage is not known for a host.
@@ -180,7 +184,7 @@ func (t *HostTarget) Mutant(ctx context.Context, m Mutant, src []byte, tmp strin
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(m.File)), src, 0o600); err != nil {
 		return Checker{}, err
 	}
-	return Checker{Bin: t.self, Dir: dir}, nil
+	return Checker{Bin: t.self[0], Args: t.self[1:], Dir: dir}, nil
 }
 
 // copyProject copies the parts of the project a check reads to dir: only
