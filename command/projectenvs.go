@@ -134,7 +134,7 @@ func loadHosts(project string, modules []env.Manifest, patterns []string) ([]*ho
 		errs  []error
 	)
 	for _, m := range modules {
-		h, err := host.LoadLater(project, m, host.Options{})
+		h, err := host.Load(project, m, host.Options{})
 		if err != nil {
 			errs = append(errs, err)
 			continue

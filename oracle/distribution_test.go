@@ -19,6 +19,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -170,7 +171,7 @@ func TestDistributionGate(t *testing.T) {
 	}
 	for _, cr := range r.Cases {
 		d := cr.Distribution
-		if cr.Status != StatusChanged || d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == LabelRegression) {
+		if cr.Status != StatusChanged || d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == change.LabelRegression) {
 			t.Errorf("%s: status %s label %q gate %s task %+v", cr.Case, cr.Status, cr.Label, d.Gate, d.Task)
 		}
 	}
@@ -197,7 +198,7 @@ func TestDistributionGate(t *testing.T) {
 		t.Errorf("harm: %s", g.Summary.Line)
 	}
 	for _, cr := range r.Cases {
-		if (cr.Label == LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
+		if (cr.Label == change.LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
 			t.Errorf("harm: %s label %q violations %v", cr.Case, cr.Label, cr.Violations)
 		}
 	}

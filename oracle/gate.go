@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -259,9 +260,9 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		cr.Status = StatusChanged
 		switch {
 		case forbidden[cr.Task], dec.RatesVerdict == stats.Regression && t != nil && t.Compared && t.Difference < 0:
-			cr.Label = LabelRegression
+			cr.Label = change.LabelRegression
 		case dec.RatesVerdict == stats.Improvement && t != nil && t.Compared && t.Difference > 0:
-			cr.Label = LabelImprovement
+			cr.Label = change.LabelImprovement
 		}
 	}
 	return g

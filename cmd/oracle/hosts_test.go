@@ -23,6 +23,9 @@ import (
 //
 // A script that needs what is missing skips, saying so.
 func TestHostScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hosts' scripts start Node and Python processes, which is slow; go test -short leaves them out")
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)

@@ -78,24 +78,14 @@ type Environment struct {
 	nextID int64
 }
 
-// New starts the first host of cfg and reads its hello.
+// New returns the environment of cfg without starting a host: its name,
+// tasks (read from cfg.Folder) and declared agents are there at once; the
+// first use of what only a host knows (its tools, verifiers, a world)
+// starts it, as Start does, which a caller may also call first to learn
+// whether the host starts. Where the start fails, Open returns its error
+// and there are no tools and no verifiers. Load is New for the manifest
+// of a module.
 func New(cfg Config) (*Environment, error) {
-	e, err := Prepare(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.Start(); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// Prepare returns the environment of cfg without starting a host: its
-// name, tasks (read from cfg.Folder) and declared agents are there at
-// once; the first use of what only a host knows (its tools, verifiers, a
-// world) starts it, as Start does. Where the start fails, Open returns its
-// error and there are no tools and no verifiers.
-func Prepare(cfg Config) (*Environment, error) {
 	if err := env.CheckName(cfg.Name); err != nil {
 		return nil, fmt.Errorf("environment name: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
-// Options tune the hosts Load starts.
+// Options tune the hosts of Load.
 type Options struct {
 	// Hosts and WorldsPerHost: see Config; 0 takes the defaults.
 	Hosts, WorldsPerHost int
@@ -17,27 +17,15 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Load starts the host for the environment whose manifest is m in the
-// project at projectDir (LoadLater prepares it without starting it): the Node host for a .ts, .mts, .js or .mjs
-// entrypoint, the Python host for .py. The module, relative to the
-// environment's folder, must be a regular file, reached through no symlink
-// under the project. A TypeScript module needs tsx (see findTSX).
+// Load is the environment whose manifest is m in the project at
+// projectDir, served by the Node host for a .ts, .mts, .js or .mjs
+// entrypoint, the Python host for .py; like New, it starts its host when
+// first used (or at Start). The module, relative to the environment's
+// folder, must be a regular file, reached through no symlink under the
+// project: one that is not there is an error here. A runtime that is
+// missing (node, tsx, python3) is the error of the start. A TypeScript
+// module needs tsx (see findTSX).
 func Load(projectDir string, m env.Manifest, opts Options) (*Environment, error) {
-	e, err := LoadLater(projectDir, m, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.Start(); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// LoadLater is Load without the start: the environment starts its host
-// when first used (see Prepare). A module that is not there is an error
-// here; a runtime that is missing (node, tsx, python3) is the error of the
-// start.
-func LoadLater(projectDir string, m env.Manifest, opts Options) (*Environment, error) {
 	project, err := filepath.Abs(projectDir)
 	if err != nil {
 		return nil, err
@@ -69,7 +57,7 @@ func LoadLater(projectDir string, m env.Manifest, opts Options) (*Environment, e
 	default:
 		return nil, fmt.Errorf("environment %s: entrypoint %s is not a module a host loads (.ts, .mts, .js, .mjs or .py)", m.Name, m.Entrypoint)
 	}
-	e, perr := Prepare(cfg)
+	e, perr := New(cfg)
 	if perr != nil {
 		return nil, perr
 	}

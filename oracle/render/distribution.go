@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -51,7 +52,7 @@ func distributionNote(cr *oracle.CaseReport) string {
 // distributionRegression is 1 for a distribution case labelled a
 // regression, 0 for any other, for the count regressionWhat takes.
 func distributionRegression(cr *oracle.CaseReport) int {
-	if cr.Kind == oracle.KindDistribution && cr.Label == oracle.LabelRegression {
+	if cr.Kind == oracle.KindDistribution && cr.Label == change.LabelRegression {
 		return 1
 	}
 	return 0

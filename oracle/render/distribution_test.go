@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -78,7 +79,7 @@ func gateReport(t *testing.T) *oracle.Report {
 		cr := &oracle.CaseReport{Case: "crm/model/" + tk.name, Env: "crm", Agent: "model", Task: tk.name, Kind: oracle.KindDistribution, Status: oracle.StatusChanged,
 			Distribution: &oracle.CaseDistribution{Runs: 10, Baseline: b, Fresh: f, Gate: dec.Verdict, Task: &dec.PerTask[i]}}
 		if dec.PerTask[i].Difference < 0 {
-			cr.Label = oracle.LabelRegression
+			cr.Label = change.LabelRegression
 		}
 		for l := range tk.fresh.Violations {
 			cr.Violations = append(cr.Violations, l)
