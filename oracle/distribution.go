@@ -86,6 +86,9 @@ type CaseDistribution struct {
 	// Task is the task's diagnostics in that decision; nil when it was
 	// not compared.
 	Task *stats.TaskResult `json:"task,omitempty"`
+	// Said is what the decision says the task did (SaidDropped, SaidFell,
+	// SaidNoise, …); "" when it was not decided.
+	Said string `json:"said,omitempty"`
 	// InfrastructureError is the first of the fresh runs' infrastructure
 	// errors, when one was.
 	InfrastructureError string `json:"infrastructureError,omitempty"`

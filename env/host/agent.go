@@ -147,7 +147,7 @@ func agentConn(key string, command func() ([]string, error), what string) (*conn
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(what, argv, "", nil, maxAgentLine, DefaultTimeout)
+	c, err := dial(what, argv, "", nil, maxAgentLine, DefaultTimeout, Sandbox{})
 	if err != nil {
 		return nil, err
 	}

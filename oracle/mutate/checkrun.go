@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +18,9 @@ import (
 // mutant, or this one) on a project folder.
 type Checker struct {
 	Bin string
+	// Args come before check's own: a binary that serves oracle under a
+	// command name of its own
+	Args []string
 	// Dir is the project folder the check reads (.silo and the
 	// environment's code)
 	Dir string
@@ -77,7 +81,7 @@ func (c Checker) run(ctx context.Context, timeout time.Duration, args ...string)
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, c.Bin, append([]string{"--dir", c.Dir, "check", "--format", "json"}, args...)...)
+	cmd := exec.CommandContext(ctx, c.Bin, slices.Concat(c.Args, []string{"--dir", c.Dir, "check", "--format", "json"}, args)...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), c.Env...)
 	var stdout, stderr bytes.Buffer

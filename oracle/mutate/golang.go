@@ -124,6 +124,7 @@ func (g *goGen) mark(n ast.Node) {
 		// list, which no artifact records: emptying it says nothing
 		// about the gate
 		if strings.EqualFold(key, "description") {
+			skipLits(n.Key)
 			skipLits(n.Value)
 		}
 	}
