@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -106,14 +105,6 @@ func (c Checker) run(ctx context.Context, timeout time.Duration, args ...string)
 		return nil, fmt.Errorf("oracle check printed no JSON report (exit %d): %v; %s", r.exit, jerr, firstLine(r.stderr))
 	}
 	return r, nil
-}
-
-// killGroup makes cmd start its own process group and kills the whole
-// group when its context ends.
-func killGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
 }
 
 // firstLine is the first line of s.

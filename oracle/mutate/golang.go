@@ -225,11 +225,8 @@ func isString(e ast.Expr) bool {
 // writesState reports whether assigning to e writes through a value
 // (a field, an element, a pointer) rather than to a local variable.
 func writesState(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.SelectorExpr, *ast.StarExpr:
-		return true
-	case *ast.IndexExpr:
-		_ = e
+	switch e.(type) {
+	case *ast.SelectorExpr, *ast.StarExpr, *ast.IndexExpr:
 		return true
 	}
 	return false
