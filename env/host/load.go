@@ -49,11 +49,11 @@ func Load(projectDir string, m env.Manifest, opts Options) (*Environment, error)
 	switch env.EntrypointLang(m.Entrypoint) {
 	case env.LangNode:
 		if needsTSX(entry) {
-			tsx, err = findTSX(folder)
+			tsx, err = findTSX(folder, project)
 		}
 		cfg.What = "the Node host of " + m.Name
 		if err == nil {
-			cfg.Command, err = nodeCommand(m.Name, entry, tsx)
+			cfg.Command, err = nodeCommand(m.Name, entry, tsx, project)
 		}
 		if tsx != "" {
 			cfg.Sandbox.ReadOnly = append(cfg.Sandbox.ReadOnly, packagesOf(tsx))
