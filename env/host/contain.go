@@ -144,10 +144,13 @@ func bwrapArgs(bwrap string, s Sandbox, dir, own string, argv []string) []string
 		if fi, err := os.Stat(a); err == nil && !fi.IsDir() {
 			a = filepath.Dir(a)
 		}
-		if i == 0 && (filepath.Base(a) == "shims" || filepath.Base(a) == "bin") {
-			// a version manager's shim or an interpreter's bin folder:
-			// what it runs lies beside it (pyenv's versions, nvm's lib)
-			a = filepath.Dir(a)
+		if i == 0 {
+			a = interpreterRoot(a)
+			// a virtualenv's python is a link to the interpreter it was
+			// made from, whose standard library lies beside that one
+			if real, err := filepath.EvalSymlinks(argv[0]); err == nil && real != argv[0] {
+				add(interpreterRoot(filepath.Dir(real)))
+			}
 		}
 		add(a)
 	}
@@ -167,6 +170,16 @@ func bwrapArgs(bwrap string, s Sandbox, dir, own string, argv []string) []string
 		args = append(args, "--remount-ro", h)
 	}
 	return append(args, "--chdir", dir, "--")
+}
+
+// interpreterRoot is what a program in dir needs beside it: for a version
+// manager's shim or an interpreter's bin folder, the folder above (pyenv's
+// versions, nvm's lib, a virtualenv's own packages); else dir.
+func interpreterRoot(dir string) string {
+	if base := filepath.Base(dir); base == "shims" || base == "bin" {
+		return filepath.Dir(dir)
+	}
+	return dir
 }
 
 // within reports whether path is dir or lies inside it.
