@@ -106,6 +106,21 @@ func (o *mutateOptions) check(c *cli.Context) error {
 	return nil
 }
 
+// selfCommand is the command that runs this binary again, as it was
+// started: its path and the arguments before the command line Run was
+// given (a binary that runs oracle under a command of its own).
+func selfCommand(c *cli.Context) ([]string, error) {
+	self, err := selfPath()
+	if err != nil {
+		return nil, err
+	}
+	line := commandLine(c)
+	if n := len(os.Args) - len(line); n >= 1 && slices.Equal(os.Args[n:], line) {
+		return append([]string{self}, os.Args[1:n]...), nil
+	}
+	return []string{self}, nil
+}
+
 // selfPath is the path that runs this binary again: the command it was
 // started as, found on PATH the way the shell found it (so that a binary
 // that dispatches on its name keeps its name), else the executable.
@@ -159,7 +174,7 @@ func (o *mutateOptions) run(c *cli.Context) error {
 	ctx := c.Context
 	var target mutate.Target
 	if m.Module() {
-		self, err := selfPath()
+		self, err := selfCommand(c)
 		if err != nil {
 			return err
 		}

@@ -101,8 +101,9 @@ func recordPlan(runs int) func(c Case) *casePlan {
 }
 
 // recordDistribution is the record report line and the baseline entry of
-// a distribution case that ran: an error when every run failed for the
-// infrastructure.
+// a distribution case that ran: an error when fewer than two of its runs
+// were graded (the others failed for the infrastructure), which is no
+// distribution a check could compare with.
 func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, baseline.Entry) {
 	rc := RecordedCase{Case: key.String(), Kind: KindDistribution}
 	d := fresh.Dist
@@ -111,6 +112,14 @@ func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, basel
 		rc.Error = fmt.Sprintf("all %d runs failed for the infrastructure, not the agent", d.Runs)
 		if fresh.InfraError != "" {
 			rc.Error += ": " + fresh.InfraError
+		}
+		return rc, baseline.Entry{}
+	}
+	if d.Graded() < 2 {
+		rc.Status = RecordError
+		rc.Error = fmt.Sprintf("only %d of %d runs was graded, the others failed for the infrastructure, not the agent; a distribution needs 2 graded runs or more: record it again once the agent's API works", d.Graded(), d.Runs)
+		if fresh.InfraError != "" {
+			rc.Error += " (" + fresh.InfraError + ")"
 		}
 		return rc, baseline.Entry{}
 	}

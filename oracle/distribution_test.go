@@ -508,3 +508,22 @@ func TestBadReportsAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// A distribution is never recorded from fewer than two graded runs, even
+// where --max-errors lets the errors through.
+func TestRecordRefusesOneGradedRun(t *testing.T) {
+	c, e := newCoin(t, 1)
+	c.infra = func(task string, n int) bool { return n > 1 }
+	store := &baseline.Store{Root: t.TempDir()}
+	rep, err := Record(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{},
+		RecordOptions{Options: Options{Jobs: 1, Distribution: DistributionOptions{Runs: 5, MaxErrors: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Cases[0]; got.Status != RecordError || !strings.Contains(got.Error, "only 1 of 5 runs was graded") {
+		t.Errorf("%s %q", got.Status, got.Error)
+	}
+	if _, err := store.Reader().ReadStats(baseline.Key{Env: e.Name(), Agent: "model", Task: "TASK-001"}); err == nil {
+		t.Error("the distribution was written")
+	}
+}

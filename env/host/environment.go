@@ -30,6 +30,10 @@ type Config struct {
 	Command []string
 	Dir     string
 	Env     []string
+	// Sandbox is how its hosts are contained (see contain.go): always in
+	// an environment and a folder of their own, with no variable named
+	// like a credential; the zero Sandbox runs them without bubblewrap.
+	Sandbox Sandbox
 	// What names the host in messages, e.g. "the Node host of shop".
 	What string
 	// Folder is the environment's folder: its tasks are read from its
@@ -119,7 +123,7 @@ func New(cfg Config) (*Environment, error) {
 // return the first one's error.
 func (e *Environment) Start() error {
 	e.startOnce.Do(func() {
-		c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
+		c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout, e.cfg.Sandbox)
 		if err != nil {
 			e.startErr = fmt.Errorf("environment %s: %w", e.cfg.Name, err)
 			return
@@ -189,7 +193,7 @@ func helloKey(h *message) []byte {
 
 // dial starts one more host, which must say what the first said.
 func (e *Environment) dial() (*conn, error) {
-	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
+	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout, e.cfg.Sandbox)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", e.cfg.Name, err)
 	}

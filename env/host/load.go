@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -15,6 +16,9 @@ type Options struct {
 	Hosts, WorldsPerHost int
 	// Timeout: see Config.
 	Timeout time.Duration
+	// Sandbox is how the hosts are contained (Config.Sandbox); tsx's
+	// packages are added to what they see read-only.
+	Sandbox Sandbox
 }
 
 // Load is the environment whose manifest is m in the project at
@@ -40,16 +44,22 @@ func Load(projectDir string, m env.Manifest, opts Options) (*Environment, error)
 		return nil, fmt.Errorf("environment %s: entrypoint %s: %v; fix the entrypoint of %s", m.Name, m.Entrypoint, err, rel)
 	}
 	cfg := Config{Name: m.Name, Dir: project, Folder: folder, Agents: m.DeclaredAgents(project),
-		Hosts: opts.Hosts, WorldsPerHost: opts.WorldsPerHost, Timeout: opts.Timeout}
+		Hosts: opts.Hosts, WorldsPerHost: opts.WorldsPerHost, Timeout: opts.Timeout, Sandbox: opts.Sandbox}
 	tsx := ""
 	switch env.EntrypointLang(m.Entrypoint) {
 	case env.LangNode:
 		if needsTSX(entry) {
-			tsx, err = findTSX(folder)
+			tsx, err = findTSX(folder, project)
 		}
 		cfg.What = "the Node host of " + m.Name
 		if err == nil {
-			cfg.Command, err = nodeCommand(m.Name, entry, tsx)
+			cfg.Command, err = nodeCommand(m.Name, entry, tsx, project)
+		}
+		if tsx != "" {
+			cfg.Sandbox.ReadOnly = append(cfg.Sandbox.ReadOnly, packagesOf(tsx))
+		}
+		if cache := hostCache(); cache != "" && os.MkdirAll(cache, 0o700) == nil {
+			cfg.Sandbox.Writable = append(cfg.Sandbox.Writable, cache)
 		}
 	case env.LangPython:
 		cfg.What = "the Python host of " + m.Name

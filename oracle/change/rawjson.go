@@ -2,6 +2,8 @@ package change
 
 import (
 	"encoding/json"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // rawNode is a JSON value as written: its tokens' bytes, the spacing before
@@ -72,14 +74,7 @@ type rawParser struct {
 
 func (p *rawParser) space() []byte {
 	start := p.pos
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-			continue
-		}
-		break
-	}
+	p.pos = jsontok.SkipSpace(p.data, p.pos)
 	return p.data[start:p.pos]
 }
 
@@ -186,18 +181,11 @@ func (p *rawParser) str() []byte {
 		return nil
 	}
 	start := p.pos
-	p.pos++
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case '\\':
-			p.pos += 2
-			continue
-		case '"':
-			p.pos++
-			return p.data[start:p.pos]
-		}
-		p.pos++
+	end, _ := jsontok.StringEnd(p.data, start)
+	if end < 0 {
+		p.bad = true
+		return nil
 	}
-	p.bad = true
-	return nil
+	p.pos = end
+	return p.data[start:p.pos]
 }

@@ -24,22 +24,27 @@ import (
 type HostTarget struct {
 	project string
 	lang    string
-	self    string
+	self    []string
 	files   []string
 	// copies are the project-relative paths (slash-separated) of the
 	// folders and files a check of the environment reads
 	copies []string
 	// mutants lists the edits of one file, in the language's own parser
-	mutants func(ctx context.Context, src []byte) ([]edit, error)
+	mutants func(ctx context.Context, file string, src []byte) ([]edit, error)
 }
 
 //go:embed python/mutants.py
 var pythonMutants string
 
 // NewHostTarget is the environment of the manifest m, a module, in the
-// project; self is this binary, which checks the mutants.
-func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, error) {
+// project; self is the command that runs this binary (its path and the
+// arguments before a command), which checks the mutants.
+func NewHostTarget(project string, m env.Manifest, self []string) (*HostTarget, error) {
+	if len(self) == 0 {
+		return nil, fmt.Errorf("mutate: no command runs this binary")
+	}
 	t := &HostTarget{project: project, lang: env.EntrypointLang(m.Entrypoint), self: self}
+	folders := m.Folders(project)
 	exts := map[string][]string{env.LangPython: {".py"}, env.LangNode: {".ts", ".mts", ".js", ".mjs", ".cts", ".cjs"}}[t.lang]
 	switch t.lang {
 	case env.LangPython:
@@ -48,7 +53,7 @@ func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, er
 		}
 		t.mutants = pythonEdits
 	case env.LangNode:
-		mut, err := typescriptMutator()
+		mut, err := typescriptMutator(folders[len(folders)-1])
 		if err != nil {
 			return nil, err
 		}
@@ -63,7 +68,7 @@ func NewHostTarget(project string, m env.Manifest, self string) (*HostTarget, er
 		}
 		return filepath.ToSlash(r), true
 	}
-	for _, dir := range m.Folders(project) {
+	for _, dir := range folders {
 		r, ok := rel(dir)
 		if !ok {
 			return nil, fmt.Errorf("the environment's folder %s is outside the project; run mutate in the project that holds it", dir)
@@ -136,7 +141,7 @@ func (t *HostTarget) Files() []string { return t.files }
 
 // Mutants lists the edits the language's parser finds.
 func (t *HostTarget) Mutants(file string, src []byte) ([]Mutant, error) {
-	edits, err := t.mutants(context.Background(), src)
+	edits, err := t.mutants(context.Background(), file, src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -162,7 +167,7 @@ func (t *HostTarget) Base(ctx context.Context, tmp string) (Checker, bool, error
 	if err := t.copyProject(dir); err != nil {
 		return Checker{}, false, err
 	}
-	return Checker{Bin: t.self, Dir: dir}, false, nil
+	return Checker{Bin: t.self[0], Args: t.self[1:], Dir: dir}, false, nil
 }
 
 // Coverage is not known for a host.
@@ -179,7 +184,7 @@ func (t *HostTarget) Mutant(ctx context.Context, m Mutant, src []byte, tmp strin
 	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(m.File)), src, 0o600); err != nil {
 		return Checker{}, err
 	}
-	return Checker{Bin: t.self, Dir: dir}, nil
+	return Checker{Bin: t.self[0], Args: t.self[1:], Dir: dir}, nil
 }
 
 // copyProject copies the parts of the project a check reads to dir: only
@@ -222,7 +227,7 @@ func (t *HostTarget) copyProject(dir string) error {
 }
 
 // pythonEdits runs the mutator of python/mutants.py on src.
-func pythonEdits(ctx context.Context, src []byte) ([]edit, error) {
+func pythonEdits(ctx context.Context, _ string, src []byte) ([]edit, error) {
 	return runMutator(ctx, src, "python3", "-I", "-c", pythonMutants)
 }
 
