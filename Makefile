@@ -1,8 +1,14 @@
-.PHONY: test vet unit bench fuzz dist dist-check
+.PHONY: test quick vet unit bench fuzz dist dist-check
 
 FUZZTIME ?= 60s
 
 test: vet unit
+
+# quick is the suite a change is tried against while it is made: go test
+# -short leaves out what is slow (the hosts' scripts, scripts that build a
+# project, sandboxed rollouts, browsers, signals); make test runs it all.
+quick:
+	go test -short ./...
 
 vet:
 	go vet ./...

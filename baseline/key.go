@@ -3,9 +3,11 @@ package baseline
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/artifact"
 )
 
 // Key names a case: environment, agent and task.
@@ -49,18 +51,7 @@ func ParseKey(s string) (Key, error) {
 // (result.json, state-diff.json, calls.json). A baseline file is
 // <TASK>.<file>. Every list of the files a baseline holds derives from this
 // one.
-var Files = filesOf(env.BaselineArtifacts)
-
-// fileOf returns the file of a baseline artifact ("calls" → "calls.json").
-func fileOf(artifact string) string { return artifact + ".json" }
-
-func filesOf(artifacts []string) []string {
-	out := make([]string, len(artifacts))
-	for i, a := range artifacts {
-		out[i] = fileOf(a)
-	}
-	return out
-}
+var Files = artifact.FrozenFiles()
 
 // FilesFor returns the files of the artifacts named (checked with
 // env.CheckBaselines first), in the order of Files; nil names means all.
@@ -72,11 +63,9 @@ func FilesFor(artifacts []string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, f := range Files {
-		for _, a := range artifacts {
-			if fileOf(a) == f {
-				out = append(out, f)
-			}
+	for _, a := range artifact.Frozen() {
+		if slices.Contains(artifacts, a.Name) {
+			out = append(out, a.File)
 		}
 	}
 	return out, nil

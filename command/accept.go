@@ -10,20 +10,21 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/urfave/cli/v2"
 )
 
 // verdictChange is what accepting a case does to its verdict: the
 // baseline's and the pending one's, and the label when it flips.
 type verdictChange struct {
-	Label      oracle.Label `json:"label,omitempty"`
+	Label      change.Label `json:"label,omitempty"`
 	OldVerdict env.Verdict  `json:"oldVerdict,omitempty"`
 	NewVerdict env.Verdict  `json:"newVerdict,omitempty"`
 }
 
 // regression reports whether accepting turns a passing case into one that
 // does not pass.
-func (v verdictChange) regression() bool { return v.Label == oracle.LabelRegression }
+func (v verdictChange) regression() bool { return v.Label == change.LabelRegression }
 
 // note is what an accepted line says of the change: "; regression: pass →
 // fail", or nothing when the verdict did not flip.

@@ -44,7 +44,7 @@ func (o *agentOptions) envFlag(fs *flags) {
 // sandboxFlags add the flags that choose how exec agents are contained.
 func (o *agentOptions) sandboxFlags(fs *flags) {
 	o.fs = fs
-	fs.String(&o.Sandbox, &cli.StringFlag{Name: "sandbox", Value: string(runner.SandboxAuto), Usage: "contain exec: agents with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"})
+	fs.String(&o.Sandbox, &cli.StringFlag{Name: sandboxFlag, Value: string(runner.SandboxAuto), Usage: "contain exec: agents and the hosts of environments in TypeScript and Python with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"})
 	fs.Bool(&o.Net, &cli.BoolFlag{Name: "agent-net", Usage: "let sandboxed exec: agents use the network (off by default), e.g. to call a model API"})
 	fs.Strings(&o.ReadOnly, &cli.StringSliceFlag{Name: "agent-ro", Usage: "let sandboxed exec: agents read `PATH` (a virtualenv, a model cache); never .silo or an environment's folder (repeatable)"})
 }

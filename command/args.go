@@ -13,8 +13,10 @@ import (
 // any flags written after them, as in oracle verifier add VER-007 --env
 // demo: the command line parser stops at the first argument, so the flags
 // that follow are parsed here into c's own flags (and so into the
-// command's options). Everything after "--" is an argument.
-func positional(c *cli.Context, path string) ([]string, error) {
+// command's options). Everything after "--" is an argument. The required
+// text flags, which the parser cannot check as they may come after the
+// arguments, must then be given.
+func (fs *flags) positional(c *cli.Context, path string, required ...*string) ([]string, error) {
 	set := flag.NewFlagSet(path, flag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	for _, f := range c.Command.Flags {
@@ -46,16 +48,10 @@ func positional(c *cli.Context, path string) ([]string, error) {
 	if s := sessionOf(c); s != nil {
 		s.project = resolveProjectDir(c) // --dir may come after the arguments
 	}
-	return args, nil
-}
-
-// required refuses a required text flag left empty: the parser does not
-// check them, as they may come after the arguments (positional).
-func (fs *flags) required(path string, fields ...*string) error {
-	for _, f := range fields {
+	for _, f := range required {
 		if strings.TrimSpace(*f) == "" {
-			return usageError("--%s is required; see %s --help", fs.names[f], path)
+			return nil, usageError("--%s is required; see %s --help", fs.names[f], path)
 		}
 	}
-	return nil
+	return args, nil
 }

@@ -7,12 +7,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agent-oracle/oracle/env"
 	"github.com/urfave/cli/v2"
 )
 
 // completedFlags are the flags whose values shell completion completes:
 // the names of the environments, tasks and agents the binary serves.
 var completedFlags = []string{"env", "task", "agent"}
+
+// schemesOf are, for each command whose --agent takes references of
+// env.Schemes, the schemes it takes: run every one, record replay:.
+var schemesOf = map[string]func(*env.Scheme) bool{
+	"run":    func(*env.Scheme) bool { return true },
+	"record": func(s *env.Scheme) bool { return s == env.ReplayScheme },
+}
 
 // completeNames makes the shell completion of cmds (and their
 // subcommands) complete the value of --env, --task and --agent with the
@@ -34,7 +42,16 @@ func completeNames(cmds []*cli.Command, envs Environments) {
 				def(c)
 				return
 			}
-			for _, name := range completionNames(c, envs, kind) {
+			names := completionNames(c, envs, kind)
+			if keep := schemesOf[cmd.Name]; kind == "agent" && keep != nil {
+				// then the schemes of the references the command takes
+				for _, s := range env.Schemes {
+					if keep(s) {
+						names = append(names, s.Prefix())
+					}
+				}
+			}
+			for _, name := range names {
 				fmt.Fprintln(c.App.Writer, name)
 			}
 		}

@@ -3,7 +3,7 @@ package command
 import (
 	"fmt"
 
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/urfave/cli/v2"
 )
@@ -42,14 +42,14 @@ func (o *diffOptions) run(c *cli.Context) error {
 	if c.NArg() != 2 {
 		return usageError("diff takes two paths, A and B, got %d arguments", c.NArg())
 	}
-	diffs, err := oracle.DiffPaths(c.Args().Get(0), c.Args().Get(1), o.All)
+	diffs, err := change.DiffPaths(c.Args().Get(0), c.Args().Get(1), o.All)
 	if err != nil {
 		return err
 	}
 	if o.JSON {
 		if err := writeJSON(c.App.Writer, struct {
 			FormatVersion int               `json:"formatVersion"`
-			Differences   []oracle.PathDiff `json:"differences"`
+			Differences   []change.PathDiff `json:"differences"`
 		}{FormatVersion, nonNil(diffs)}); err != nil {
 			return err
 		}
@@ -58,7 +58,7 @@ func (o *diffOptions) run(c *cli.Context) error {
 	}
 	unreadable := false
 	for _, d := range diffs {
-		if d.Diff.State == oracle.FileUnreadable {
+		if d.Diff.State == change.FileUnreadable {
 			fmt.Fprintf(c.App.ErrWriter, "error: diff: %s: %s\n", d.Path, d.Diff.Error)
 			unreadable = true
 		}

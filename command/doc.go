@@ -30,8 +30,9 @@
 // that type), then read o.AllowRegressions in run. Whether the command line
 // gave it, rather than its default, is o.isSet(c, &o.AllowRegressions);
 // o.given(c, &o.A, &o.B) names the first of several that was given, for
-// "--a goes with --b" errors; o.required(path, &o.Env) refuses an empty
-// required text flag; positive(&o.flags, &o.Jobs) refuses a number or
-// duration below 1. A mistyped flag name gets the nearest known one
-// ("did you mean --json?", flagUsageError), for every verb alike.
+// "--a goes with --b" errors; o.positional(c, path, &o.Env) reads the
+// flags written after the arguments and refuses an empty required text
+// flag; positive(&o.flags, &o.Jobs) refuses a number or duration below 1.
+// A mistyped flag name gets the nearest known one ("did you mean
+// --json?", flagUsageError), for every verb alike.
 package command

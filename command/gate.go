@@ -32,6 +32,8 @@ type gateOptions struct {
 	MaxErrors float64
 	RerunFrom string // check's
 	ModelJobs int
+	// AllowRegressions is record's: write distributions it would refuse
+	AllowRegressions bool
 }
 
 // recordFlags adds record's flags for distribution cases.
@@ -39,6 +41,7 @@ func (o *gateOptions) recordFlags(fs *flags) {
 	o.fs = fs
 	fs.Int(&o.Runs, &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "byte for byte", Usage: "record each case as a distribution: `N` runs (2 or more), each from a fresh world, counted (verdicts, termination reasons, checks, violations, rewards) in <TASK>.stats.json instead of the artifacts' bytes; for agents whose bytes never repeat (models)"})
 	fs.Float64(&o.Detect, &cli.Float64Flag{Name: "detect", DefaultText: "none", Usage: "with --runs: warn when a check of the recorded tasks × N runs could not detect a drop in pass rate of `SHARE` (e.g. 0.1 for 10 points), and say the runs that would"})
+	fs.Bool(&o.AllowRegressions, &cli.BoolFlag{Name: "allow-regressions", Usage: "with --runs: write the new distributions even when a check would call them a regression against those they replace, one holds a confirmed forbidden effect, or one has fewer than 2 graded runs (record refuses them otherwise, and prints the comparison either way)"})
 	o.maxErrorsFlag(fs)
 	o.modelJobsFlag(fs)
 }
@@ -63,7 +66,7 @@ func (o *gateOptions) modelJobsFlag(fs *flags) {
 
 // apply checks the flags of distribution cases and sets them in opts.
 func (o *gateOptions) apply(c *cli.Context, opts *oracle.Options) error {
-	d := oracle.DistributionOptions{Runs: o.Runs, Margin: o.Margin, Detect: o.Detect}
+	d := oracle.DistributionOptions{Runs: o.Runs, Margin: o.Margin, Detect: o.Detect, AllowRegressions: o.AllowRegressions}
 	if o.fs.isSet(c, &o.Runs) && d.Runs < 1 {
 		return usageError("--runs %d: want a whole number of at least 1", d.Runs)
 	}
@@ -122,6 +125,14 @@ func printGate(w io.Writer, program string, g *oracle.GateReport) int {
 func printRecordGroups(w io.Writer, rep *oracle.RecordReport) {
 	for _, g := range rep.Groups {
 		fmt.Fprintf(w, "%s: %s\n", g.Name(), g.Sentence)
+		if g.Comparison != nil {
+			fmt.Fprintf(w, "%s: against the distributions it replaces: %s", g.Name(), g.Comparison)
+		}
+		if g.Refused != "" {
+			fmt.Fprintf(w, "error: %s: nothing was written: %s; give --allow-regressions to record it anyway\n", g.Name(), safe(g.Refused))
+		} else if g.SuggestRuns > 0 {
+			fmt.Fprintf(w, "%s: every check compares with this baseline, so its noise is in all of them: --runs %d (twice a check's) halves its share\n", g.Name(), g.SuggestRuns)
+		}
 		if !g.AboveDetect {
 			continue
 		}

@@ -37,7 +37,7 @@ func generateCommand() *cli.Command {
 
 // run writes registry.go.
 func (o *generateOptions) run(c *cli.Context) error {
-	args, err := positional(c, program(c, "generate"))
+	args, err := o.positional(c, program(c, "generate"))
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ func initCommand() *cli.Command {
 
 // run writes the new environment and what the project needs around it.
 func (o *initOptions) run(c *cli.Context) error {
-	args, err := positional(c, program(c, "init"))
+	args, err := o.positional(c, program(c, "init"))
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/env/host"
 	"github.com/agent-oracle/oracle/internal/gctune"
 	"github.com/urfave/cli/v2"
 )
@@ -121,6 +122,7 @@ func newApp(envs Environments, opts ...Option) (*cli.App, *session) {
 	}
 	proj.dir = func() string { return s.project }
 	proj.patterns = func() []string { return s.envs }
+	proj.sandbox = func() host.Sandbox { return s.sandbox }
 	app.After = func(*cli.Context) error {
 		proj.close()
 		return nil
@@ -141,9 +143,10 @@ func newApp(envs Environments, opts ...Option) (*cli.App, *session) {
 // session is what the commands of one command line share, resolved before
 // the command runs.
 type session struct {
-	args    []string // the command line Run was given, nil when the app was run otherwise
-	project string   // the project folder: the innermost --dir (-C), or "."
-	envs    []string // the --env patterns given: only the hosts they select start
+	args    []string     // the command line Run was given, nil when the app was run otherwise
+	project string       // the project folder: the innermost --dir (-C), or "."
+	envs    []string     // the --env patterns given: only the hosts they select start
+	sandbox host.Sandbox // how hosts are contained (--sandbox)
 }
 
 // commandLine is the command line Run was given, without the program's
@@ -203,7 +206,7 @@ func prepare(cmd *cli.Command, path string, s *session) {
 			return err
 		}
 		holdSecrets(nil) // the model keys, before any environment is loaded (--agent-env's: as agents are made)
-		s.project, s.envs = resolveProjectDir(c), envPatterns(c)
+		s.project, s.envs, s.sandbox = resolveProjectDir(c), envPatterns(c), hostSandbox(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)

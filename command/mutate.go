@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -105,6 +106,37 @@ func (o *mutateOptions) check(c *cli.Context) error {
 	return nil
 }
 
+// selfCommand is the command that runs this binary again, as it was
+// started: its path and the arguments before the command line Run was
+// given (a binary that runs oracle under a command of its own).
+func selfCommand(c *cli.Context) ([]string, error) {
+	self, err := selfPath()
+	if err != nil {
+		return nil, err
+	}
+	line := commandLine(c)
+	if n := len(os.Args) - len(line); n >= 1 && slices.Equal(os.Args[n:], line) {
+		return append([]string{self}, os.Args[1:n]...), nil
+	}
+	return []string{self}, nil
+}
+
+// selfPath is the path that runs this binary again: the command it was
+// started as, found on PATH the way the shell found it (so that a binary
+// that dispatches on its name keeps its name), else the executable.
+func selfPath() (string, error) {
+	if arg := os.Args[0]; arg != "" {
+		if !strings.ContainsRune(arg, filepath.Separator) {
+			if p, err := exec.LookPath(arg); err == nil {
+				return filepath.Abs(p)
+			}
+		} else if p, err := filepath.Abs(arg); err == nil {
+			return p, nil
+		}
+	}
+	return os.Executable()
+}
+
 // mainPackage is the import path of the main package this binary was
 // built from; a test binary stands for the package it tests.
 func mainPackage() string {
@@ -139,12 +171,18 @@ func (o *mutateOptions) run(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if m.Module() {
-		return usageError("mutate mutates environments written in Go; %s is a module (%s) its host loads", o.Env, m.Entrypoint)
-	}
 	ctx := c.Context
-	target, err := mutate.NewGoTarget(ctx, project, m.Dir(project), o.Main)
-	if err != nil {
+	var target mutate.Target
+	if m.Module() {
+		self, err := selfCommand(c)
+		if err != nil {
+			return err
+		}
+		target, err = mutate.NewHostTarget(project, m, self)
+		if err != nil {
+			return err
+		}
+	} else if target, err = mutate.NewGoTarget(ctx, project, m.Dir(project), o.Main); err != nil {
 		return err
 	}
 	cfg := mutate.Config{Project: project, Env: o.Env, Agents: o.Agent.Value(), Tasks: o.Task.Value(), Max: o.Max, Seed: uint64(o.Seed),
@@ -184,7 +222,11 @@ func (o *mutateOptions) run(c *cli.Context) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "mutate: building %s and checking the unmutated environment...\n", o.Main)
+	if m.Module() {
+		fmt.Fprintf(stderr, "mutate: checking the unmutated environment...\n")
+	} else {
+		fmt.Fprintf(stderr, "mutate: building %s and checking the unmutated environment...\n", o.Main)
+	}
 	rep, err := mutate.Run(ctx, target, cfg)
 	if errors.Is(err, mutate.ErrNotClean) {
 		return &env.Error{Code: "not_clean", Message: strings.TrimPrefix(err.Error(), "not_clean: ")}

@@ -31,6 +31,8 @@ type projectEnvs struct {
 	// they select start at once, to report a failure before anything
 	// runs; the others start only if used
 	patterns func() []string
+	// sandbox is how the hosts are contained: --sandbox, as exec agents
+	sandbox func() host.Sandbox
 
 	once  sync.Once
 	envs  []env.Environment
@@ -114,7 +116,11 @@ func (p *projectEnvs) loadAll() ([]env.Environment, error) {
 	if p.patterns != nil {
 		patterns = p.patterns()
 	}
-	hosts, err := loadHosts(project, modules, patterns)
+	var box host.Sandbox
+	if p.sandbox != nil {
+		box = p.sandbox()
+	}
+	hosts, err := loadHosts(project, modules, patterns, box)
 	p.hosts = hosts
 	if err != nil {
 		return nil, err
@@ -127,14 +133,14 @@ func (p *projectEnvs) loadAll() ([]env.Environment, error) {
 
 // loadHosts prepares the environments of hosts, and starts those the
 // patterns select, at once.
-func loadHosts(project string, modules []env.Manifest, patterns []string) ([]*host.Environment, error) {
+func loadHosts(project string, modules []env.Manifest, patterns []string, box host.Sandbox) ([]*host.Environment, error) {
 	sort.Slice(modules, func(i, j int) bool { return modules[i].Name < modules[j].Name })
 	var (
 		hosts []*host.Environment
 		errs  []error
 	)
 	for _, m := range modules {
-		h, err := host.LoadLater(project, m, host.Options{})
+		h, err := host.Load(project, m, host.Options{Sandbox: box})
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -172,6 +178,20 @@ func selects(patterns []string, name string) bool {
 }
 
 // envPatterns reads --env, whichever command gave it.
+// sandboxFlag is --sandbox, which contains the hosts as the exec agents.
+const sandboxFlag = "sandbox"
+
+// hostSandbox is how the command's hosts are contained: --sandbox where
+// the command has it, auto where it has not (list, validate, serve).
+func hostSandbox(c *cli.Context) host.Sandbox {
+	for _, ctx := range c.Lineage() {
+		if ctx.IsSet(sandboxFlag) {
+			return host.Sandbox{Mode: ctx.String(sandboxFlag)}
+		}
+	}
+	return host.Sandbox{Mode: host.SandboxAuto}
+}
+
 func envPatterns(c *cli.Context) []string {
 	for _, ctx := range c.Lineage() {
 		if !ctx.IsSet(envFlag) {

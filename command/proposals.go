@@ -25,6 +25,7 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport, project str
 		name     string
 		rules    []redact.Rule
 		unstable []string // cases no redaction makes agree
+		graded   []string // of them, those whose runs differ in what grades, with the places
 		manifest string
 		inCode   bool
 	}
@@ -42,7 +43,12 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport, project str
 		}
 		e := envs[i]
 		if !p.Stable {
-			e.unstable = append(e.unstable, rc.Case)
+			if len(p.Graded) > 0 {
+				e.graded = append(e.graded, fmt.Sprintf("%s (result.json %s)", rc.Case, strings.Join(p.Graded, ", ")))
+			}
+			if p.Shape || len(p.Graded) == 0 {
+				e.unstable = append(e.unstable, rc.Case)
+			}
 			continue
 		}
 		for _, r := range p.Rules {
@@ -56,6 +62,10 @@ func printProposals(w io.Writer, s *style, rep *oracle.RecordReport, project str
 		if len(e.unstable) > 0 {
 			fmt.Fprintf(w, "%s: no redaction makes the runs agree (%s): they differ in their shape, not only in values; fix the environment, or stop freezing the artifact (the manifest's \"baselines\"; docs/redaction.md)\n",
 				s.Bad(e.name), strings.Join(e.unstable, ", "))
+		}
+		if len(e.graded) > 0 {
+			fmt.Fprintf(w, "%s: the runs differ in what grades the rollout, which no redaction may hide: %s; the environment is nondeterministic (fix it) or the agent is a model's (record it as a distribution with record --runs N)\n",
+				s.Bad(e.name), safe(strings.Join(e.graded, "; ")))
 		}
 		if len(e.rules) == 0 {
 			continue

@@ -130,7 +130,9 @@ func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string
 			status = s.Dim(status)
 		case oracle.RecordRefused:
 			status = s.Bad(status)
-			note = "  nondeterministic: " + safe(rc.Divergence.String())
+			if rc.Divergence != nil {
+				note = "  nondeterministic: " + safe(rc.Divergence.String())
+			}
 		case oracle.RecordError:
 			status = s.Bad(status)
 			note = "  " + safe(rc.Error)

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -298,7 +297,7 @@ func reviewCommand(envs Environments) *cli.Command {
 		ArgsUsage: "[CASE-GLOB...]",
 		Description: "Shows each pending case of .silo/pending (PROGRAM check --pending) one at a time as check does:\n" +
 			"the verdicts and the reward old → new, the checks that moved and why, its new tool errors, then its\n" +
-			"diff against the baseline. Then a key and Enter:\n" +
+			"diff against the baseline. Then a key (no Enter needed):\n" +
 			"a accept, r reject, s skip, A accept this and all remaining, q quit. Accepting a regression\n" +
 			"(a verdict that goes from pass to something else) asks again, and only y accepts it; with A\n" +
 			"too. Pending cases that already equal their baseline are dropped first, each named. A\n" +
@@ -332,7 +331,8 @@ func reviewCommand(envs Environments) *cli.Command {
 func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pending, keys []baseline.Key) error {
 	w := c.App.Writer
 	s := newStyle(c, w)
-	lines := bufio.NewReader(in)
+	typed := newAnswers(c.Context, in, w)
+	defer typed.close()
 	type pendingReview struct {
 		cr     *oracle.CaseReport
 		change verdictChange
@@ -379,7 +379,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 		answer := "a"
 		if !all {
 			var err error
-			answer, err = ask(w, lines)
+			answer, err = ask(w, typed)
 			if err != nil {
 				return err
 			}
@@ -390,7 +390,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 			fallthrough
 		case "a":
 			if change.regression() {
-				ok, err := confirmRegression(w, s, lines, k, change)
+				ok, err := confirmRegression(w, s, typed, k, change)
 				if err != nil {
 					return err
 				}
@@ -429,41 +429,46 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 }
 
 // confirmRegression asks a second time before a regression is accepted:
-// only y or yes accepts it; anything else, or the end of input, keeps it
-// pending.
-func confirmRegression(w io.Writer, s *style, lines *bufio.Reader, k baseline.Key, v verdictChange) (bool, error) {
+// only y (on a terminal, the key; otherwise y or yes and Enter) accepts
+// it; anything else, or the end of input, keeps it pending.
+func confirmRegression(w io.Writer, s *style, keys *answers, k baseline.Key, v verdictChange) (bool, error) {
 	fmt.Fprintf(w, "%s: its verdict goes from %s to %s. Accept this regression? [y/N]: ",
 		s.Bad(k.String()+" is a regression"), verdictName(v.OldVerdict), verdictName(v.NewVerdict))
-	line, err := lines.ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
+	answer, err := keys.next()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return false, err
 	}
-	if err != nil {
+	keys.echo(answer)
+	if err != nil && !keys.keys {
 		fmt.Fprintln(w)
+	}
+	switch strings.ToLower(answer) {
+	case "y", "yes":
+		return true, nil
 	}
 	return false, nil
 }
 
-// ask reads an answer: a, r, s, A or q, asking again on anything else.
-func ask(w io.Writer, lines *bufio.Reader) (string, error) {
+// ask reads an answer: a, r, s, A or q, asking again on anything else;
+// on a terminal, Enter and spaces are ignored.
+func ask(w io.Writer, keys *answers) (string, error) {
 	for {
 		fmt.Fprint(w, "accept? [a]ccept [r]eject [s]kip [A]ccept all remaining [q]uit: ")
-		line, err := lines.ReadString('\n')
-		answer := strings.TrimSpace(line)
+		answer, err := keys.next()
+		for err == nil && keys.blank(answer) {
+			answer, err = keys.next()
+		}
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(w)
+			return "q", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		keys.echo(answer)
 		switch answer {
 		case "a", "r", "s", "A", "q":
 			return answer, nil
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				fmt.Fprintln(w)
-				return "q", nil
-			}
-			return "", err
 		}
 		fmt.Fprintf(w, "%q is not one of a, r, s, A, q\n", answer)
 	}

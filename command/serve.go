@@ -123,8 +123,9 @@ func (o *serveOptions) run(c *cli.Context, envs Environments) error {
 		return err
 	}
 	if addr := o.HTTP; addr != "" {
-		return srv.ServeHTTP(c.Context, addr, func(url string) {
+		return srv.ServeHTTP(c.Context, addr, func(url, token string) {
 			fmt.Fprintf(c.App.ErrWriter, "serving %s %s over MCP at %s\n", e.Name(), servedIDs(tasks), url)
+			fmt.Fprintf(c.App.ErrWriter, "token: %s (every request sends Authorization: Bearer TOKEN; a new one each start)\n", token)
 		})
 	}
 	fmt.Fprintf(c.App.ErrWriter, "serving %s %s over MCP on stdin/stdout\n", e.Name(), servedIDs(tasks))

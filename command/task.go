@@ -47,11 +47,8 @@ func taskAddCommand() *cli.Command {
 // run writes the task file.
 func (o *taskAddOptions) run(c *cli.Context) error {
 	path := program(c, "task add")
-	args, err := positional(c, path)
+	args, err := o.positional(c, path, &o.Env, &o.Title, &o.Instruction)
 	if err != nil {
-		return err
-	}
-	if err := o.required(path, &o.Env, &o.Title, &o.Instruction); err != nil {
 		return err
 	}
 	if len(args) != 1 {

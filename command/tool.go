@@ -39,12 +39,8 @@ func toolAddCommand() *cli.Command {
 
 // run writes the tool and registers it.
 func (o *toolAddOptions) run(c *cli.Context) error {
-	cmd := program(c, "tool add")
-	args, err := positional(c, cmd)
+	args, err := o.positional(c, program(c, "tool add"), &o.Env)
 	if err != nil {
-		return err
-	}
-	if err := o.required(cmd, &o.Env); err != nil {
 		return err
 	}
 	if len(args) != 1 {

@@ -40,12 +40,8 @@ func verifierAddCommand() *cli.Command {
 
 // run writes the verifier and registers it.
 func (o *verifierAddOptions) run(c *cli.Context) error {
-	cmd := program(c, "verifier add")
-	args, err := positional(c, cmd)
+	args, err := o.positional(c, program(c, "verifier add"), &o.Env, &o.Task)
 	if err != nil {
-		return err
-	}
-	if err := o.required(cmd, &o.Env, &o.Task); err != nil {
 		return err
 	}
 	if len(args) != 1 {

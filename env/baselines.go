@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agent-oracle/oracle/internal/artifact"
 )
 
 // BaselineArtifacts are the artifacts an environment may freeze as
@@ -14,7 +16,7 @@ import (
 //   - result: result.json, the verdict, the checks and the answer;
 //   - state-diff: state-diff.json, what the rollout changed;
 //   - calls: calls.json, every tool call as the agent saw it.
-var BaselineArtifacts = []string{"result", "state-diff", "calls"}
+var BaselineArtifacts = artifact.FrozenNames()
 
 // CheckBaselines checks a list of baseline artifacts, from a manifest or a
 // command line: at least one, each one of BaselineArtifacts, none twice.

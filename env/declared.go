@@ -38,6 +38,9 @@ func checkAgents(agents map[string]string) error {
 		if strings.TrimSpace(agents[name]) == "" {
 			return fmt.Errorf("agent %s has no reference; give one, e.g. \"module:../../../tests/solver.agent.ts\"", name)
 		}
+		if r := ParseAgentRef(agents[name]); r.Scheme != nil && strings.TrimSpace(r.Arg) == "" {
+			return fmt.Errorf("agent %s: %s names no %s; give one, e.g. %q", name, r.Scheme.Prefix(), strings.ToLower(r.Scheme.Arg), r.Scheme.Ref(r.Scheme.Example))
+		}
 	}
 	return nil
 }

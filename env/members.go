@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // A tool may declare that it writes one member of a collection: Writes
@@ -259,7 +261,7 @@ func compactInputString(input []byte, key string) (value string, ok, sure bool) 
 		if i >= len(input) || input[i] != '"' {
 			return "", false, false
 		}
-		e := skipJSON(input, i)
+		e := jsontok.CompactValueEnd(input, i)
 		if e < 0 || e >= len(input) || input[e] != ':' {
 			return "", false, false
 		}
@@ -268,7 +270,7 @@ func compactInputString(input []byte, key string) (value string, ok, sure bool) 
 			return "", false, false
 		}
 		vs := e + 1
-		ve := skipJSON(input, vs)
+		ve := jsontok.CompactValueEnd(input, vs)
 		if ve < 0 || ve >= len(input) {
 			return "", false, false
 		}

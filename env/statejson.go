@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // The final state's JSON is made, for a state that began as a copy of a
@@ -63,14 +64,14 @@ func layoutOf(seed []byte, seedState unsafe.Pointer, fields []stateField) *seedL
 			}
 			i++
 		}
-		keyEnd := skipJSON(seed, i)
+		keyEnd := jsontok.CompactValueEnd(seed, i)
 		var name string
 		if keyEnd < 0 || keyEnd >= len(seed) || seed[keyEnd] != ':' || json.Unmarshal(seed[i:keyEnd], &name) != nil || name != f.name {
 			return nil
 		}
 		l.keys[k] = seed[i : keyEnd+1]
 		start := keyEnd + 1
-		end := skipJSON(seed, start)
+		end := jsontok.CompactValueEnd(seed, start)
 		if end < 0 {
 			return nil
 		}
@@ -96,7 +97,7 @@ func itemsOf(data []byte, start, end int) [][2]int {
 	items := [][2]int{}
 	i := start + 1
 	for i < end-1 {
-		e := skipJSON(data, i)
+		e := jsontok.CompactValueEnd(data, i)
 		if e < 0 || e > end-1 {
 			return nil
 		}
@@ -107,55 +108,6 @@ func itemsOf(data []byte, start, end int) [][2]int {
 		}
 	}
 	return items
-}
-
-// skipJSON returns the index after the compact JSON value at data[i], or
-// -1 when there is none: a string is skipped with its escapes, an object or
-// array by counting its brackets outside strings, anything else up to the
-// next delimiter.
-func skipJSON(data []byte, i int) int {
-	if i >= len(data) {
-		return -1
-	}
-	switch data[i] {
-	case '"':
-		for j := i + 1; j < len(data); j++ {
-			switch data[j] {
-			case '\\':
-				j++
-			case '"':
-				return j + 1
-			}
-		}
-		return -1
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				e := skipJSON(data, j)
-				if e < 0 {
-					return -1
-				}
-				j = e - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(data) && data[j] != ',' && data[j] != '}' && data[j] != ']' && data[j] != ':' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
 }
 
 // appendStateJSON appends the JSON of the state at p, a copy of the seed

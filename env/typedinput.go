@@ -8,6 +8,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // Typed decodes a tool's input without encoding/json when the input type
@@ -248,13 +250,13 @@ func numberSetter[T integer | float32 | float64, N int64 | uint64 | float64](par
 // on false the struct may be half set and data is left to encoding/json.
 func (pl *inputPlan) decode(data []byte, p unsafe.Pointer) bool {
 	var seen uint64 // the fields set so far, by index
-	i := skipSpaces(data, 0)
+	i := jsontok.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	i = skipSpaces(data, i+1)
+	i = jsontok.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return skipSpaces(data, i+1) == len(data)
+		return jsontok.SkipSpace(data, i+1) == len(data)
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
@@ -279,40 +281,28 @@ func (pl *inputPlan) decode(data []byte, p unsafe.Pointer) bool {
 		if field == nil || field.set == nil {
 			return false
 		}
-		i = skipSpaces(data, keyEnd)
+		i = jsontok.SkipSpace(data, keyEnd)
 		if i >= len(data) || data[i] != ':' {
 			return false
 		}
-		i = skipSpaces(data, i+1)
+		i = jsontok.SkipSpace(data, i+1)
 		end := valueEnd(data, i)
 		if end < 0 || !field.set(unsafe.Add(p, field.off), data[i:end]) {
 			return false
 		}
-		i = skipSpaces(data, end)
+		i = jsontok.SkipSpace(data, end)
 		if i >= len(data) {
 			return false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpaces(data, i+1)
+			i = jsontok.SkipSpace(data, i+1)
 		case '}':
-			return skipSpaces(data, i+1) == len(data)
+			return jsontok.SkipSpace(data, i+1) == len(data)
 		default:
 			return false
 		}
 	}
-}
-
-func skipSpaces(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // plainStringEnd returns the index after the string that starts at
@@ -354,7 +344,7 @@ func valueEnd(data []byte, i int) int {
 	case c == '"':
 		return plainStringEnd(data, i)
 	case c == '[':
-		i = skipSpaces(data, i+1)
+		i = jsontok.SkipSpace(data, i+1)
 		if i < len(data) && data[i] == ']' {
 			return i + 1
 		}
@@ -366,13 +356,13 @@ func valueEnd(data []byte, i int) int {
 			if end < 0 {
 				return -1
 			}
-			i = skipSpaces(data, end)
+			i = jsontok.SkipSpace(data, end)
 			if i >= len(data) {
 				return -1
 			}
 			switch data[i] {
 			case ',':
-				i = skipSpaces(data, i+1)
+				i = jsontok.SkipSpace(data, i+1)
 			case ']':
 				return i + 1
 			default:
@@ -415,7 +405,7 @@ func arrayLen(tok []byte) (int, bool) {
 // eachItem calls f with each item of tok, an array valueEnd found, until
 // f returns false.
 func eachItem(tok []byte, f func(item []byte) bool) bool {
-	i := skipSpaces(tok, 1)
+	i := jsontok.SkipSpace(tok, 1)
 	if tok[i] == ']' {
 		return true
 	}
@@ -424,50 +414,13 @@ func eachItem(tok []byte, f func(item []byte) bool) bool {
 		if end < 0 || !f(tok[i:end]) {
 			return false
 		}
-		i = skipSpaces(tok, end)
+		i = jsontok.SkipSpace(tok, end)
 		if tok[i] == ']' {
 			return true
 		}
-		i = skipSpaces(tok, i+1)
+		i = jsontok.SkipSpace(tok, i+1)
 	}
 }
 
 // isNumber reports whether tok is a JSON number.
-func isNumber(tok []byte) bool {
-	i := 0
-	if i < len(tok) && tok[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(tok) && tok[i] == '0':
-		i++
-	case i < len(tok) && tok[i] >= '1' && tok[i] <= '9':
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(tok) && tok[i] == '.' {
-		i++
-		if i >= len(tok) || tok[i] < '0' || tok[i] > '9' {
-			return false
-		}
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(tok) && (tok[i] == 'e' || tok[i] == 'E') {
-		i++
-		if i < len(tok) && (tok[i] == '+' || tok[i] == '-') {
-			i++
-		}
-		if i >= len(tok) || tok[i] < '0' || tok[i] > '9' {
-			return false
-		}
-		for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
-			i++
-		}
-	}
-	return i == len(tok)
-}
+func isNumber(tok []byte) bool { return len(tok) > 0 && jsontok.NumberEnd(tok, 0) == len(tok) }

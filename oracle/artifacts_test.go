@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
@@ -31,7 +32,7 @@ func TestMissingArtifactFile(t *testing.T) {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 	files := res.Report.Cases[0].Files
-	if len(files) != 1 || files[0].File != runner.CallsFile || files[0].State != FileMissing {
+	if len(files) != 1 || files[0].File != runner.CallsFile || files[0].State != change.FileMissing {
 		t.Errorf("files of the missing case: %+v", files)
 	}
 	if _, ok := res.Fresh[k]; !ok {

@@ -9,6 +9,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/secret"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // Kept is what a check keeps of the fresh runs of a case that did not
@@ -167,7 +168,7 @@ func (cr *CaseReport) explainRedactions(fresh *freshRuns, frozen *baseline.Entry
 		return nil
 	}
 	for _, d := range cr.Files {
-		if d.State != FileChanged {
+		if d.State != change.FileChanged {
 			continue
 		}
 		notes, err := fresh.Redaction.explain(d.File, frozen.File(d.File), fresh.Raw.File(d.File))
@@ -185,14 +186,14 @@ func newCaseReport(k baseline.Key) *CaseReport {
 
 // flip labels a verdict change: regression when a pass stopped passing,
 // improvement when a case started to pass.
-func flip(old, fresh env.Verdict) Label {
+func flip(old, fresh env.Verdict) change.Label {
 	switch {
 	case old == "" || fresh == "" || old == fresh:
 		return ""
 	case old == env.Pass:
-		return LabelRegression
+		return change.LabelRegression
 	case fresh == env.Pass:
-		return LabelImprovement
+		return change.LabelImprovement
 	}
 	return ""
 }

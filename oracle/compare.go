@@ -6,6 +6,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/artifact"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -67,10 +68,10 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 	changed := false
 	for _, name := range files {
 		if frozen.File(name) == nil {
-			cr.Files = append(cr.Files, &FileDiff{File: name, State: FileMissing})
+			cr.Files = append(cr.Files, &change.FileDiff{File: name, State: change.FileMissing})
 			continue
 		}
-		if d := DiffFile(name, frozen.File(name), fresh.File(name)); d != nil {
+		if d := change.DiffFile(name, frozen.File(name), fresh.File(name)); d != nil {
 			cr.Files = append(cr.Files, d)
 			changed = true
 		}
@@ -93,11 +94,11 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 	cr.Status = StatusChanged
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
 	cr.setToolErrors(frozen.Calls, fresh.Calls, trace)
-	cr.Checks = checkStates(frozen.Result, fresh.Result)
-	cr.Story = storyOf(frozen.Result, fresh.Result)
+	cr.Checks = change.CheckStates(frozen.Result, fresh.Result)
+	cr.Story = change.StoryOf(frozen.Result, fresh.Result)
 	for _, f := range cr.Files {
 		if f.File == artifact.Result {
-			fold(f, cr.Story, cr.OldVerdict != "" && cr.NewVerdict != "")
+			change.Fold(f, cr.Story, cr.OldVerdict != "" && cr.NewVerdict != "")
 		}
 	}
 	return keepTrace
@@ -112,7 +113,7 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 // regression too, since accepting it leaves no passing baseline. It reads
 // the verdicts only, so accept can say what each case's verdict does
 // without diffing its files.
-func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
+func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label change.Label) {
 	if fresh == nil {
 		return "", "", ""
 	}
@@ -122,7 +123,7 @@ func VerdictChange(frozen, fresh []byte) (old, now env.Verdict, label Label) {
 	}
 	old = factsOf(frozen).verdict
 	if old == env.Pass && now == "" {
-		return old, now, LabelRegression
+		return old, now, change.LabelRegression
 	}
 	return old, now, flip(old, now)
 }

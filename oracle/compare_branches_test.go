@@ -5,6 +5,8 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,17 +20,17 @@ func TestCompareBranches(t *testing.T) {
 	}
 	pass := `{"label":"L","kind":"required","passed":true}`
 	fail := `{"label":"L","kind":"required","passed":false}`
-	frozen := baseline.Entry{Result: result("pass", "1", pass), StateDiff: []byte("{}\n"), Calls: calls("a {} 1")}
+	frozen := baseline.Entry{Result: result("pass", "1", pass), StateDiff: []byte("{}\n"), Calls: artifacttest.Calls("a {} 1")}
 	yes, no := true, false
 	one, half := 1.0, 0.5
 	type want struct {
 		status           Status
-		label            Label
+		label            change.Label
 		oldV, newV       env.Verdict
 		oldR, newR       *float64
 		oldErrors        int
 		files            []string
-		checks           []CheckChange
+		checks           []change.CheckChange
 		newErrs, goneErr int
 	}
 	tests := []struct {
@@ -42,33 +44,33 @@ func TestCompareBranches(t *testing.T) {
 		{"no baseline", nil, frozen, false, want{status: StatusMissing, newV: env.Pass, newR: &one}},
 		{"the same", &frozen, frozen, false, want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
 		{"a regression", &frozen, baseline.Entry{Result: result("fail", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
-			want{status: StatusChanged, label: LabelRegression, oldV: env.Pass, newV: env.Fail, oldR: &one, newR: &half, oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &no}}}},
+			want{status: StatusChanged, label: change.LabelRegression, oldV: env.Pass, newV: env.Fail, oldR: &one, newR: &half, oldErrors: 1,
+				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &no}}}},
 		{"an improvement", &baseline.Entry{Result: result("inconclusive", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, frozen, false,
-			want{status: StatusChanged, label: LabelImprovement, oldV: env.Inconclusive, newV: env.Pass, oldR: &half, newR: &one, oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &yes}}}},
+			want{status: StatusChanged, label: change.LabelImprovement, oldV: env.Inconclusive, newV: env.Pass, oldR: &half, newR: &one, oldErrors: 1,
+				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &yes}}}},
 		{"fail to inconclusive is no label", &baseline.Entry{Result: result("fail", "0", fail)}, baseline.Entry{Result: result("inconclusive", "0", fail)}, false,
 			want{status: StatusChanged, oldV: env.Fail, newV: env.Inconclusive, oldR: new(float64), newR: new(float64), oldErrors: 1,
-				files: []string{"result.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &no}}}},
-		{"only calls.json changed: a new tool error", &frozen, baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff, Calls: calls("a {} !x")}, false,
+				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &no}}}},
+		{"only calls.json changed: a new tool error", &frozen, baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff, Calls: artifacttest.Calls("a {} !x")}, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
-				files: []string{"calls.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, newErrs: 1}},
-		{"only calls.json changed: an error gone", &baseline.Entry{Result: frozen.Result, Calls: calls("a {} !x")}, baseline.Entry{Result: frozen.Result, Calls: calls("a {} 1")}, false,
+				files: []string{"calls.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, newErrs: 1}},
+		{"only calls.json changed: an error gone", &baseline.Entry{Result: frozen.Result, Calls: artifacttest.Calls("a {} !x")}, baseline.Entry{Result: frozen.Result, Calls: artifacttest.Calls("a {} 1")}, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
-				files: []string{"calls.json"}, checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, goneErr: 1}},
+				files: []string{"calls.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, goneErr: 1}},
 		{"a file the baseline lacks, and nothing else", &baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff}, frozen, false,
 			want{status: StatusMissing, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"calls.json"}}},
 		{"a file the baseline lacks, and a change", &baseline.Entry{Result: frozen.Result, StateDiff: []byte("{\"x\":1}\n")}, frozen, false,
 			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"state-diff.json", "calls.json"},
-				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}}},
+				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}}},
 		{"only result.json pending, the same", &frozen, baseline.Entry{Result: frozen.Result}, false,
 			want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
-		{"nothing pending but calls.json", &frozen, baseline.Entry{Calls: calls("a {} 2")}, false,
+		{"nothing pending but calls.json", &frozen, baseline.Entry{Calls: artifacttest.Calls("a {} 2")}, false,
 			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"calls.json"},
-				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
+				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 		{"a result without a verdict reads the baseline's", &frozen, baseline.Entry{Result: []byte("{}\n"), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
 			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"result.json"},
-				checks: []CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
+				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,18 +99,18 @@ func TestVerdictChange(t *testing.T) {
 		name          string
 		frozen, fresh []byte
 		old, now      env.Verdict
-		label         Label
+		label         change.Label
 	}{
-		{"pass to fail", res("pass"), res("fail"), env.Pass, env.Fail, LabelRegression},
-		{"pass to inconclusive", res("pass"), res("inconclusive"), env.Pass, env.Inconclusive, LabelRegression},
-		{"fail to pass", res("fail"), res("pass"), env.Fail, env.Pass, LabelImprovement},
+		{"pass to fail", res("pass"), res("fail"), env.Pass, env.Fail, change.LabelRegression},
+		{"pass to inconclusive", res("pass"), res("inconclusive"), env.Pass, env.Inconclusive, change.LabelRegression},
+		{"fail to pass", res("fail"), res("pass"), env.Fail, env.Pass, change.LabelImprovement},
 		{"fail to inconclusive", res("fail"), res("inconclusive"), env.Fail, env.Inconclusive, ""},
 		{"as before", res("pass"), res("pass"), env.Pass, env.Pass, ""},
 		{"no baseline", nil, res("fail"), "", env.Fail, ""},
 		{"result.json not pending", res("pass"), nil, "", "", ""},
-		{"the original runner's passed", []byte(`{"passed":true}`), []byte(`{"passed":false}`), env.Pass, env.Fail, LabelRegression},
-		{"a pending result that is not JSON no longer passes", res("pass"), []byte(`{`), env.Pass, "", LabelRegression},
-		{"nor one without a verdict", res("pass"), []byte(`{"reward":1}`), env.Pass, "", LabelRegression},
+		{"the original runner's passed", []byte(`{"passed":true}`), []byte(`{"passed":false}`), env.Pass, env.Fail, change.LabelRegression},
+		{"a pending result that is not JSON no longer passes", res("pass"), []byte(`{`), env.Pass, "", change.LabelRegression},
+		{"nor one without a verdict", res("pass"), []byte(`{"reward":1}`), env.Pass, "", change.LabelRegression},
 		{"a baseline without a verdict", []byte(`{}`), res("fail"), "", env.Fail, ""},
 		{"neither has one", []byte(`{}`), []byte(`{}`), "", "", ""},
 	} {

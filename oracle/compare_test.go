@@ -1,11 +1,14 @@
 package oracle
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -66,5 +69,42 @@ func TestCompareIsCheck(t *testing.T) {
 		if e.name == "as recorded" && !(seen[StatusUnchanged] && seen[StatusMissing]) {
 			t.Errorf("%s: statuses %v, want unchanged and missing cases", e.name, seen)
 		}
+	}
+}
+
+// TestJudgeFoldsWhatTheHeadlineSays: the classification of a changed case
+// marks the result.json changes its headline says (the fields derived from
+// the checks, the outcome and detail of the checks its story lists) and
+// leaves the others (the answer, the tool counts) to be listed.
+func TestJudgeFoldsWhatTheHeadlineSays(t *testing.T) {
+	old := artifacttest.Result(t, nil, artifacttest.Check("A", "required", true, "answered 12"), artifacttest.Check("B", "optional", true, "fine"))
+	freshResult := artifacttest.Result(t, []string{"v"}, artifacttest.Check("A", "required", false, "answered 13"), artifacttest.Check("B", "optional", true, "fine"))
+	var r map[string]any
+	json.Unmarshal(freshResult, &r)
+	r["agentOutput"], r["toolCalls"] = "another answer", 3
+	freshResult, _ = json.Marshal(r)
+	k := baseline.Key{Env: "e", Agent: "a", Task: "T-1"}
+	cr := Compare(k, &baseline.Entry{Result: old}, baseline.Entry{Result: freshResult}, false)
+	if cr.Status != StatusChanged || cr.Label != change.LabelRegression || cr.Story == nil || len(cr.Story.Checks) != 1 {
+		t.Fatalf("case: %+v, story %+v", cr, cr.Story)
+	}
+	var folded, listed []string
+	for _, c := range cr.Files[0].Changes {
+		if c.Folded {
+			folded = append(folded, c.Path)
+		} else {
+			listed = append(listed, c.Path)
+		}
+	}
+	wantFolded := []string{"/checks/0/detail", "/checks/0/passed", "/checksFailed", "/checksPassed", "/failedRequired/0", "/passed",
+		"/requiredPassed", "/reward", "/verdict", "/violations/0"}
+	if diff := cmp.Diff(wantFolded, folded); diff != "" {
+		t.Errorf("folded (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"/agentOutput", "/toolCalls"}, listed); diff != "" {
+		t.Errorf("listed (-want +got):\n%s", diff)
+	}
+	if got := cr.Files[0].Unfolded(); len(got) != len(listed) {
+		t.Errorf("Unfolded: %d changes, want %d", len(got), len(listed))
 	}
 }

@@ -39,6 +39,11 @@ type DistributionOptions struct {
 	// whether its floor is above it and how many runs would reach it. 0
 	// asks nothing.
 	Detect float64
+	// AllowRegressions, for record, writes distributions that record would
+	// otherwise refuse: worse than the distributions they replace (as a
+	// check would decide), with a confirmed forbidden effect, or with
+	// fewer than MinGraded graded runs.
+	AllowRegressions bool
 	// Previous, for check, is the report of an earlier check of the same
 	// selection (ParseReport): only what was an error in it runs again,
 	// the other cases are taken from it (see Rerun).
@@ -86,6 +91,9 @@ type CaseDistribution struct {
 	// Task is the task's diagnostics in that decision; nil when it was
 	// not compared.
 	Task *stats.TaskResult `json:"task,omitempty"`
+	// Said is what the decision says the task did (SaidDropped, SaidFell,
+	// SaidNoise, …); "" when it was not decided.
+	Said string `json:"said,omitempty"`
 	// InfrastructureError is the first of the fresh runs' infrastructure
 	// errors, when one was.
 	InfrastructureError string `json:"infrastructureError,omitempty"`

@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle/stats"
@@ -25,6 +27,63 @@ type RecordedGroup struct {
 	AboveDetect   bool    `json:"aboveDetect,omitempty"`
 	RunsForDetect int     `json:"runsForDetect,omitempty"`
 	DetectError   string  `json:"detectError,omitempty"`
+	// Comparison is, when the record replaces distributions of the group,
+	// what a check of the new runs against them decides, in words.
+	Comparison *stats.Explanation `json:"comparison,omitempty"`
+	// Refused says why record wrote nothing: the new distributions are a
+	// regression against those they replace, one holds a confirmed
+	// forbidden effect, or one has too few graded runs
+	// (DistributionOptions.AllowRegressions writes them anyway).
+	Refused string `json:"refused,omitempty"`
+	// SuggestRuns is the runs a baseline of the group is better recorded
+	// with: a baseline is compared by every check, so its noise counts in
+	// all of them; twice the runs of a check halves its share of the
+	// variance.
+	SuggestRuns int `json:"suggestRuns,omitempty"`
+}
+
+// MinGraded is the fewest graded runs a distribution baseline may have: a
+// single run is no rate.
+const MinGraded = 2
+
+// judgeReplacement compares the group's new distributions (keys, dists)
+// with those stored before (old, nil where there was none) as a check
+// would, and says whether record must refuse them.
+func (g *RecordedGroup) judgeReplacement(keys []baseline.Key, dists []*stats.Distribution, old []*stats.Distribution, allow bool) {
+	var pairs []stats.Pair
+	var reasons []string
+	for i, d := range dists {
+		if d.Graded() > 0 && d.Graded() < MinGraded {
+			reasons = append(reasons, fmt.Sprintf("%s has %d graded run; a baseline needs at least %d", keys[i].Task, d.Graded(), MinGraded))
+		}
+		for _, label := range sortedLabels(d.Violations) {
+			reasons = append(reasons, fmt.Sprintf("%s confirmed the forbidden effect %q in %d of %d runs", keys[i].Task, label, d.Violations[label], d.Graded()))
+		}
+		if old[i] != nil && old[i].Graded() > 0 && d.Graded() > 0 {
+			pairs = append(pairs, stats.Pair{Task: keys[i].Task, Baseline: old[i], Candidate: d})
+		}
+	}
+	if len(pairs) > 0 {
+		if dec, err := stats.Decide(pairs, stats.Options{}); err == nil {
+			ex := dec.Summary()
+			g.Comparison = &ex
+			if dec.Verdict == stats.Regression {
+				reasons = append(reasons, "the new runs are a regression against the distributions they replace")
+			}
+		}
+	}
+	if len(reasons) > 0 && !allow {
+		g.Refused = strings.Join(reasons, "; ")
+	}
+}
+
+func sortedLabels(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Name is env/agent.
@@ -42,8 +101,9 @@ func recordPlan(runs int) func(c Case) *casePlan {
 }
 
 // recordDistribution is the record report line and the baseline entry of
-// a distribution case that ran: an error when every run failed for the
-// infrastructure.
+// a distribution case that ran: an error when fewer than two of its runs
+// were graded (the others failed for the infrastructure), which is no
+// distribution a check could compare with.
 func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, baseline.Entry) {
 	rc := RecordedCase{Case: key.String(), Kind: KindDistribution}
 	d := fresh.Dist
@@ -52,6 +112,14 @@ func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, basel
 		rc.Error = fmt.Sprintf("all %d runs failed for the infrastructure, not the agent", d.Runs)
 		if fresh.InfraError != "" {
 			rc.Error += ": " + fresh.InfraError
+		}
+		return rc, baseline.Entry{}
+	}
+	if d.Graded() < 2 {
+		rc.Status = RecordError
+		rc.Error = fmt.Sprintf("only %d of %d runs was graded, the others failed for the infrastructure, not the agent; a distribution needs 2 graded runs or more: record it again once the agent's API works", d.Graded(), d.Runs)
+		if fresh.InfraError != "" {
+			rc.Error += " (" + fresh.InfraError + ")"
 		}
 		return rc, baseline.Entry{}
 	}
@@ -118,6 +186,7 @@ func recordedGroups(cases []stats.KeyedDistribution, keys []baseline.Key, detect
 			continue
 		}
 		g.Floor, g.Sentence = floor, floor.Sentence()
+		g.SuggestRuns = 2 * runs
 		if detect > 0 && (!floor.Detectable || floor.Drop > detect) {
 			g.AboveDetect = true
 			if n, err := stats.RunsFor(d, detect); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -159,8 +160,8 @@ func TestDistributionGate(t *testing.T) {
 		t.Errorf("%d rollouts, want 8 tasks × 10 runs", made)
 	}
 
-	// a worse agent: a regression; each case changed, labelled where it
-	// dropped, with its task's diagnostics
+	// a worse agent: a regression; a case is changed, labelled a
+	// regression, where its own task fell, and unchanged elsewhere
 	c.reset(3)
 	c.pass = func(string) float64 { return 0.3 }
 	r = wholeCheck(t, store, e, Selection{}, opts)
@@ -170,7 +171,7 @@ func TestDistributionGate(t *testing.T) {
 	}
 	for _, cr := range r.Cases {
 		d := cr.Distribution
-		if cr.Status != StatusChanged || d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == LabelRegression) {
+		if d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == change.LabelRegression) || (cr.Status == StatusChanged) != (cr.Label == change.LabelRegression) {
 			t.Errorf("%s: status %s label %q gate %s task %+v", cr.Case, cr.Status, cr.Label, d.Gate, d.Task)
 		}
 	}
@@ -193,11 +194,11 @@ func TestDistributionGate(t *testing.T) {
 	}
 	r = wholeCheck(t, store, e, Selection{}, opts)
 	g = r.Gate.Groups[0]
-	if g.Decision.Verdict != stats.Regression || g.Decision.RatesVerdict != stats.NoChange || !strings.Contains(g.Summary.Line, `TASK-005 gained the forbidden effect "harm done"`) {
+	if g.Decision.Verdict != stats.Regression || g.Decision.RatesVerdict != stats.NoChange || !strings.Contains(g.Summary.Line, `TASK-005 had the forbidden effect "harm done" in 0 of 10 → `) {
 		t.Errorf("harm: %s", g.Summary.Line)
 	}
 	for _, cr := range r.Cases {
-		if (cr.Label == LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
+		if (cr.Label == change.LabelRegression) != (cr.Task == "TASK-005") || (len(cr.Violations) > 0) != (cr.Task == "TASK-005") {
 			t.Errorf("harm: %s label %q violations %v", cr.Case, cr.Label, cr.Violations)
 		}
 	}
@@ -216,7 +217,7 @@ func TestDistributionGate(t *testing.T) {
 	for _, f := range g.Decision.Findings {
 		named = named || f.Kind == stats.TerminationRise && f.Task == "TASK-003" && f.Label == stats.AgentError && f.Candidate == 8
 	}
-	if !named || g.Decision.CandidateErrors != 0 || !strings.Contains(strings.Join(g.Summary.Details, "\n"), "TASK-003 ended with agent_error in 8 of 10 runs (baseline 0 of 10)") {
+	if !named || g.Decision.CandidateErrors != 0 || !strings.Contains(strings.Join(g.Summary.Details, "\n"), "TASK-003 ended with agent_error in 0 of 10 → 8 of 10 runs") {
 		t.Errorf("agent errors: findings %+v, details %q", g.Decision.Findings, g.Summary.Details)
 	}
 	c.crash = nil
@@ -314,8 +315,8 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 		}
 	}
 	// the cases that had no error are taken from the report as they were
-	_, was, _ := byTask["TASK-004"].Distribution.parse()
-	_, is, _ := again.Cases[3].Distribution.parse()
+	_, was, _ := byTask["TASK-004"].Distribution.Parsed()
+	_, is, _ := again.Cases[3].Distribution.Parsed()
 	if diff := cmp.Diff(was, is); diff != "" {
 		t.Errorf("TASK-004's runs were not taken from the report:\n%s", diff)
 	}
@@ -505,5 +506,24 @@ func TestBadReportsAreRefused(t *testing.T) {
 		if err := read[tt.what](path); err == nil || !strings.HasPrefix(err.Error(), tt.what+": ") || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s, %s: %v", tt.what, tt.want, err)
 		}
+	}
+}
+
+// A distribution is never recorded from fewer than two graded runs, even
+// where --max-errors lets the errors through.
+func TestRecordRefusesOneGradedRun(t *testing.T) {
+	c, e := newCoin(t, 1)
+	c.infra = func(task string, n int) bool { return n > 1 }
+	store := &baseline.Store{Root: t.TempDir()}
+	rep, err := Record(context.Background(), store, selected(t, Selection{}, e).Cases, Selection{},
+		RecordOptions{Options: Options{Jobs: 1, Distribution: DistributionOptions{Runs: 5, MaxErrors: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Cases[0]; got.Status != RecordError || !strings.Contains(got.Error, "only 1 of 5 runs was graded") {
+		t.Errorf("%s %q", got.Status, got.Error)
+	}
+	if _, err := store.Reader().ReadStats(baseline.Key{Env: e.Name(), Agent: "model", Task: "TASK-001"}); err == nil {
+		t.Error("the distribution was written")
 	}
 }

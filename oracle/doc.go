@@ -8,7 +8,8 @@
 // each case is unchanged, changed (with a semantic diff), missing,
 // obsolete, nondeterministic or an error, and a change that flips the
 // verdict is labelled a regression or an improvement. Compare reports what
-// a check left pending as the check reported it.
+// a check left pending as the check reported it. What a change is (the
+// semantic diff of a file, a case's story) is package change.
 //
 // A case whose agent's bytes never repeat (a model) is a distribution case:
 // Record with DistributionOptions.Runs freezes the counts of its runs'

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -94,8 +95,8 @@ type freshRuns struct {
 
 // Divergence says where two runs of a case first differ.
 type Divergence struct {
-	Run  int       `json:"run"` // the run that differed from run 1
-	Diff *FileDiff `json:"diff"`
+	Run  int              `json:"run"` // the run that differed from run 1
+	Diff *change.FileDiff `json:"diff"`
 }
 
 // String names the first differing path.
@@ -131,7 +132,7 @@ func (d *Divergence) String() string {
 // check of repeated runs, for check --runs and run --runs.
 func diverges(run int, first, later baseline.Entry, files []string) *Divergence {
 	for _, name := range files {
-		if d := DiffFile(name, first.File(name), later.File(name)); d != nil {
+		if d := change.DiffFile(name, first.File(name), later.File(name)); d != nil {
 			return &Divergence{Run: run, Diff: d}
 		}
 	}

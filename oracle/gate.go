@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -125,7 +126,7 @@ func (g *gate) take(cr *CaseReport, kept *Kept) error {
 	if cr.Kind == KindDistribution {
 		g.seen = true
 		var err error
-		if it.baseline, it.fresh, err = cr.Distribution.parse(); err != nil {
+		if it.baseline, it.fresh, err = cr.Distribution.Parsed(); err != nil {
 			return fmt.Errorf("case %s: %w", cr.Case, err)
 		}
 	}
@@ -167,8 +168,9 @@ func (g *gate) finish() (*GateReport, error) {
 	return &GateReport{Margin: g.opts.Margin, MaxErrors: g.opts.maxErrors(), Groups: g.groups, Infrastructure: in}, nil
 }
 
-// parse reads back a case's two distributions.
-func (d *CaseDistribution) parse() (base, fresh *stats.Distribution, err error) {
+// Parsed reads back a case's two distributions: its baseline's and its
+// fresh runs'.
+func (d *CaseDistribution) Parsed() (base, fresh *stats.Distribution, err error) {
 	if d == nil {
 		return nil, nil, nil // a distribution case that could not run
 	}
@@ -185,8 +187,9 @@ func (d *CaseDistribution) parse() (base, fresh *stats.Distribution, err error) 
 // of one environment and agent, in key order) and sets their statuses: an
 // error when every fresh run failed for the infrastructure (nothing can be
 // said of the agent), else unchanged when the group shows no change the
-// check could detect, changed when it does, labelled with the group's
-// verdict when the task moved that way or gained a forbidden effect. It
+// check could detect; when it does, changed and labelled for what its own
+// task did (SaidOf): it dropped, fell with the group, rose with it, or
+// a run confirmed a forbidden effect; unchanged otherwise. It
 // returns nil when no item is a distribution case that ran. It is the one
 // decision of a group, for a check and for a merge of shard reports.
 func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
@@ -203,7 +206,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 			if msg := it.cr.Distribution.InfrastructureError; msg != "" {
 				it.cr.Error += ": " + printable(msg) // a report read back may hold anything
 			}
-			it.cr.Distribution.Gate, it.cr.Distribution.Task = "", nil
+			it.cr.Distribution.Gate, it.cr.Distribution.Task, it.cr.Distribution.Said = "", nil, ""
 			continue
 		}
 		pairs = append(pairs, stats.Pair{Task: it.cr.Task, Baseline: it.baseline, Candidate: it.fresh})
@@ -239,10 +242,10 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 	for i := range dec.PerTask {
 		tasks[dec.PerTask[i].Task] = &dec.PerTask[i]
 	}
-	forbidden := map[string]bool{}
+	severe := map[string][]string{}
 	for _, f := range dec.Findings {
-		if f.Regression {
-			forbidden[f.Task] = true
+		if f.Kind == stats.ForbiddenEffect && f.Regression {
+			severe[f.Task] = append(severe[f.Task], f.Label)
 		}
 	}
 	for _, it := range decided {
@@ -253,18 +256,62 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 			cr.Distribution.Task = t
 		}
 		cr.Status, cr.Label, cr.Error = StatusUnchanged, "", ""
-		if dec.Verdict == stats.NoChange {
-			continue
-		}
-		cr.Status = StatusChanged
-		switch {
-		case forbidden[cr.Task], dec.RatesVerdict == stats.Regression && t != nil && t.Compared && t.Difference < 0:
-			cr.Label = LabelRegression
-		case dec.RatesVerdict == stats.Improvement && t != nil && t.Compared && t.Difference > 0:
-			cr.Label = LabelImprovement
+		cr.Distribution.Said = SaidOf(dec, t, severe[cr.Task] != nil)
+		switch cr.Distribution.Said {
+		case SaidForbidden, SaidDropped, SaidFell:
+			cr.Status, cr.Label = StatusChanged, change.LabelRegression
+		case SaidRose:
+			cr.Status, cr.Label = StatusChanged, change.LabelImprovement
 		}
 	}
 	return g
+}
+
+// What a distribution case's own task did in its group's decision
+// (CaseDistribution.Said).
+const (
+	// SaidForbidden: a run confirmed a forbidden effect (a regression).
+	SaidForbidden = "forbidden effect"
+	// SaidDropped: the task's own exact test says it dropped (a
+	// regression).
+	SaidDropped = "dropped"
+	// SaidFell: the group's mean pass rate fell and this task with it (a
+	// regression).
+	SaidFell = "fell with the group"
+	// SaidRose: the group's mean pass rate rose and this task with it (an
+	// improvement).
+	SaidRose = "rose with the group"
+	// SaidRoseAlone: the task's own test says it rose; alone, that
+	// decides nothing.
+	SaidRoseAlone = "rose"
+	// SaidNoise: the pass rate moved within its runs' noise.
+	SaidNoise = "moved within noise"
+	// SaidSame: the pass rate did not move.
+	SaidSame = "did not move"
+)
+
+// SaidOf is what the decision dec says of task t (nil when it was not
+// compared); forbidden when a run of it confirmed a forbidden effect that
+// fails the gate. A case is changed only for what its own task did: a
+// task that did not move is unchanged in a group that regressed.
+func SaidOf(dec *stats.Decision, t *stats.TaskResult, forbidden bool) string {
+	switch {
+	case forbidden:
+		return SaidForbidden
+	case t == nil:
+		return ""
+	case t.Move == stats.Dropped:
+		return SaidDropped
+	case dec.RatesVerdict == stats.Regression && t.Difference < 0:
+		return SaidFell
+	case dec.Verdict == stats.Improvement && t.Difference > 0:
+		return SaidRose
+	case t.Move == stats.Rose:
+		return SaidRoseAlone
+	case t.Move == stats.WithinNoise:
+		return SaidNoise
+	}
+	return SaidSame
 }
 
 // regate decides again the distribution cases of a report whose cases

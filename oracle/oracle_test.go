@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -284,7 +285,7 @@ func TestCheckStatuses(t *testing.T) {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
 	c := res.Report.Cases[0]
-	if c.Label != LabelImprovement || len(c.Files) != 1 || len(c.Files[0].Changes) != 2 || c.Files[0].Changes[1].Path != "/verdict" {
+	if c.Label != change.LabelImprovement || len(c.Files) != 1 || len(c.Files[0].Changes) != 2 || c.Files[0].Changes[1].Path != "/verdict" {
 		t.Errorf("hand-edited case: label %q, files %+v", c.Label, c.Files)
 	}
 	// check never writes a baseline

@@ -29,6 +29,15 @@ type Proposal struct {
 	// declares its rules in code, and they go in its Definition's Redact.
 	Manifest string `json:"manifest"`
 	InCode   bool   `json:"inCode,omitempty"`
+	// Graded are the places of result.json where the runs differ that
+	// grade the rollout (redact.Graded: the verdict, the reward, the
+	// checks' outcomes…), which no rule may hide: no rule is proposed for
+	// them, and Stable is false. The environment is nondeterministic, or
+	// the agent a model's (record it as a distribution).
+	Graded []string `json:"graded,omitempty"`
+	// Shape reports whether the runs differ in their shape (a value only
+	// one has, an array of another length) too high up for any rule.
+	Shape bool `json:"shape,omitempty"`
 }
 
 // propose proposes the rules that would make the two runs of a refused
@@ -46,17 +55,13 @@ func propose(c Case, fresh *freshRuns) *Proposal {
 		}
 		got, err := c.Redact.Propose(artifactOf(name), first, later)
 		if err != nil {
-			p.Stable = false // a run without the file, or one the rules cannot redact
+			p.Stable, p.Shape = false, true // a run without the file, or one the rules cannot redact
 			continue
 		}
 		p.Stable = p.Stable && got.Stable
-		for _, r := range got.Rules {
-			if r.Path == "" {
-				p.Stable = false // a rule that hides the whole artifact keeps nothing to compare
-				continue
-			}
-			p.Rules = append(p.Rules, r)
-		}
+		p.Rules = append(p.Rules, got.Rules...)
+		p.Graded = append(p.Graded, got.Graded...)
+		p.Shape = p.Shape || got.Shape || !got.Stable && len(got.Graded) == 0
 	}
 	return p
 }

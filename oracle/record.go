@@ -147,7 +147,7 @@ func recordCases(ctx context.Context, store *baseline.Store, stream CaseStream, 
 		rg.batch.Discard()
 		return nil, context.Cause(ctx)
 	}
-	if err := rg.judgeDistributions(opts.Distribution); err != nil {
+	if err := rg.judgeDistributions(reader, stored, opts.Distribution); err != nil {
 		rg.batch.Discard()
 		return nil, err
 	}
@@ -233,9 +233,11 @@ func (rg *recording) add(r recorded) {
 }
 
 // judgeDistributions counts the distribution runs that failed for the
-// infrastructure and the drop each group could detect; with too many
-// errors, the record fails.
-func (rg *recording) judgeDistributions(d DistributionOptions) error {
+// infrastructure and the drop each group could detect, and compares each
+// group's new distributions with those they replace (stored: the keys
+// whose baselines are distributions); with too many errors, or a group
+// record refuses, the record fails.
+func (rg *recording) judgeDistributions(reader *baseline.Reader, stored map[baseline.Key]bool, d DistributionOptions) error {
 	if rg.dists == nil {
 		return nil
 	}
@@ -246,6 +248,34 @@ func (rg *recording) judgeDistributions(d DistributionOptions) error {
 	rg.rep.Infrastructure, rg.rep.Groups = &in, recordedGroups(rg.dists, rg.distKeys, d.Detect)
 	// too many errors: no baseline is frozen from what is left
 	rg.failed = rg.failed || in.Trouble()
+	for gi := range rg.rep.Groups {
+		g := &rg.rep.Groups[gi]
+		var keys []baseline.Key
+		var news, olds []*stats.Distribution
+		for i, k := range rg.distKeys {
+			if k.Env != g.Env || k.Agent != g.Agent {
+				continue
+			}
+			var old *stats.Distribution
+			if stored[k] {
+				if data, err := reader.ReadStats(k); err == nil {
+					old, _ = stats.Parse(data) // an unreadable baseline is replaced without a comparison
+				}
+			}
+			keys, news, olds = append(keys, k), append(news, rg.dists[i].Dist), append(olds, old)
+		}
+		g.judgeReplacement(keys, news, olds, d.AllowRegressions)
+		if g.Refused == "" {
+			continue
+		}
+		rg.failed = true
+		for i := range rg.rep.Cases {
+			rc := &rg.rep.Cases[i]
+			if k, err := baseline.ParseKey(rc.Case); err == nil && k.Env == g.Env && k.Agent == g.Agent && rc.Status == RecordNotWritten {
+				rc.Status, rc.Error = RecordRefused, "the group's new distribution is refused: "+g.Refused
+			}
+		}
+	}
 	return nil
 }
 

@@ -44,21 +44,6 @@ type RedactedValue struct {
 	Value string `json:"value"`
 }
 
-// RedactionNote says how the redaction rules take part in the differences
-// of one file between its baseline and the fresh run: a redacted value
-// that changed type, or a rule added, removed or edited since the
-// baseline was recorded, which makes the case changed and names the rule.
-// Differences with the same note are one note: Count of them, at Pointers
-// (the first few).
-type RedactionNote struct {
-	Cause string `json:"cause"`
-	// Rules are the rules that take part, by index; Note names them.
-	Rules    []int    `json:"rules,omitempty"`
-	Note     string   `json:"note"`
-	Count    int      `json:"count"`
-	Pointers []string `json:"pointers"`
-}
-
 // Limits of what a report holds of the redactions.
 const (
 	maxShownValues  = 100 // values shown for one case

@@ -2,10 +2,11 @@ package oracle
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/redact"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // A case's rules (Case.Redact) are applied to each run's artifacts as soon
@@ -20,7 +21,10 @@ import (
 
 // artifactOf is the artifact a baseline file holds, as a rule names it
 // ("calls.json" → "calls").
-func artifactOf(file string) string { return strings.TrimSuffix(file, ".json") }
+func artifactOf(file string) string {
+	a, _ := artifact.Of(file)
+	return a.Name
+}
 
 // redacts reports whether rules redact any of files.
 func redacts(rules redact.Rules, files []string) bool {
@@ -106,7 +110,7 @@ func (r *runRedaction) compare(first, later baseline.Entry, files []string) erro
 // the run wrote it): a redacted value that changed type, a rule added,
 // removed or edited since the baseline was recorded. The plain
 // differences are the diff's to show.
-func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote, error) {
+func (r *runRedaction) explain(name string, frozen, raw []byte) ([]change.RedactionNote, error) {
 	art := artifactOf(name)
 	if r == nil || frozen == nil || raw == nil {
 		return nil, nil
@@ -115,7 +119,7 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote
 	if err != nil {
 		return nil, err
 	}
-	var notes []RedactionNote
+	var notes []change.RedactionNote
 	at := map[string]int{}
 	for _, d := range cmp.Differences {
 		if d.Cause == redact.CauseNone {
@@ -125,7 +129,7 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]RedactionNote
 		i, ok := at[text]
 		if !ok {
 			i, at[text] = len(notes), len(notes)
-			notes = append(notes, RedactionNote{Cause: string(d.Cause), Rules: d.Rules, Note: text})
+			notes = append(notes, change.RedactionNote{Cause: string(d.Cause), Rules: d.Rules, Note: text})
 		}
 		n := &notes[i]
 		n.Count++

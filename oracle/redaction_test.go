@@ -12,6 +12,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
@@ -134,7 +135,7 @@ func TestRedactedCases(t *testing.T) {
 	if cr.Status != StatusChanged || len(cr.Files) != 1 || cr.Files[0].File != runner.CallsFile {
 		t.Fatalf("a rule added: %+v", cr)
 	}
-	want := []RedactionNote{{Cause: "redaction-added", Rules: []int{2}, Count: 1, Pointers: []string{"/0/output/id"},
+	want := []change.RedactionNote{{Cause: "redaction-added", Rules: []int{2}, Count: 1, Pointers: []string{"/0/output/id"},
 		Note: "redact[2] (calls /*/output/id) redacts a value the baseline holds as it was: a redaction added or widened since the baseline was recorded"}}
 	if diff := cmp.Diff(want, cr.Files[0].Redactions); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)

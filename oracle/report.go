@@ -8,6 +8,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -21,14 +22,6 @@ const (
 	StatusObsolete         Status = "obsolete"         // a baseline with no case
 	StatusNondeterministic Status = "nondeterministic" // repeated runs differ
 	StatusError            Status = "error"            // the case could not run or be compared
-)
-
-// Label names a change that flips the verdict.
-type Label string
-
-const (
-	LabelRegression  Label = "regression"  // pass → not pass
-	LabelImprovement Label = "improvement" // not pass → pass
 )
 
 // CaseReport is one case of a report.
@@ -49,7 +42,7 @@ type CaseReport struct {
 	// Label is regression or improvement when the verdict flipped; for a
 	// distribution case, when its group's decision is one and the task
 	// moved that way (or gained a forbidden effect).
-	Label Label `json:"label,omitempty"`
+	Label change.Label `json:"label,omitempty"`
 	// Verdicts before (the baseline's) and now (the fresh run's), when known.
 	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
 	NewVerdict env.Verdict `json:"newVerdict,omitempty"`
@@ -62,14 +55,14 @@ type CaseReport struct {
 	// sequence), GoneToolErrors the baseline's errors that the fresh calls
 	// no longer have, both in call order. They are set when the baseline
 	// holds calls.json (ToolErrorsFrom "calls").
-	NewToolErrors  []FailedCall `json:"newToolErrors,omitempty"`
-	GoneToolErrors []FailedCall `json:"goneToolErrors,omitempty"`
+	NewToolErrors  []change.FailedCall `json:"newToolErrors,omitempty"`
+	GoneToolErrors []change.FailedCall `json:"goneToolErrors,omitempty"`
 	// ToolErrors are all the tool errors of the fresh run of a changed
 	// case, read from its trace, in call order, and OldToolErrors counts
 	// the baseline's: what is known when the environment freezes no
 	// calls.json (ToolErrorsFrom "trace").
-	ToolErrors    []FailedCall `json:"toolErrors,omitempty"`
-	OldToolErrors int          `json:"oldToolErrors,omitempty"`
+	ToolErrors    []change.FailedCall `json:"toolErrors,omitempty"`
+	OldToolErrors int                 `json:"oldToolErrors,omitempty"`
 	// ToolErrorsFrom says how the tool errors of a changed case were
 	// found: "calls" (compared with the baseline's calls.json) or "trace"
 	// (the fresh trace only).
@@ -77,7 +70,7 @@ type CaseReport struct {
 	// Checks are the checks of a changed case, as the baseline and the
 	// fresh run grade them: label, kind, Was and Now (the Story details
 	// those that moved).
-	Checks []CheckChange `json:"checks,omitempty"`
+	Checks []change.CheckChange `json:"checks,omitempty"`
 	// Redacted says what the environment's redaction rules redacted in the
 	// fresh artifacts of a case that ran and agreed; nil when it declares
 	// none for them.
@@ -88,11 +81,11 @@ type CaseReport struct {
 	// Story is what a changed case says first: the checks that flipped
 	// or changed their detail, and its new violations (see Story); nil
 	// when its checks and violations did not change.
-	Story *Story `json:"story,omitempty"`
+	Story *change.Story `json:"story,omitempty"`
 
-	Files      []*FileDiff `json:"files,omitempty"`
-	Divergence *Divergence `json:"divergence,omitempty"`
-	Error      string      `json:"error,omitempty"`
+	Files      []*change.FileDiff `json:"files,omitempty"`
+	Divergence *Divergence        `json:"divergence,omitempty"`
+	Error      string             `json:"error,omitempty"`
 	// Elapsed is how long the case's runs took, for the JUnit report; it is
 	// not part of the JSON report, which two checks give byte for byte.
 	Elapsed time.Duration `json:"-"`
@@ -227,9 +220,9 @@ func (s *Summary) add(c *CaseReport) {
 		s.Error++
 	}
 	switch c.Label {
-	case LabelRegression:
+	case change.LabelRegression:
 		s.Regressions++
-	case LabelImprovement:
+	case change.LabelImprovement:
 		s.Improvements++
 	}
 	if len(c.Violations) > 0 {

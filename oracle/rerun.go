@@ -80,7 +80,7 @@ func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseRepo
 	if p.err != nil {
 		return p
 	}
-	_, fresh, err := prev.Distribution.parse()
+	_, fresh, err := prev.Distribution.Parsed()
 	switch {
 	case err != nil:
 		p.err = fmt.Errorf("the earlier report's case %s: %w", c.Key, err)
@@ -118,7 +118,7 @@ func (c *CaseReport) checkDistribution() error {
 	if c.Distribution.Runs < 1 {
 		return fmt.Errorf("distribution.runs is %d", c.Distribution.Runs)
 	}
-	if _, _, err := c.Distribution.parse(); err != nil {
+	if _, _, err := c.Distribution.Parsed(); err != nil {
 		return fmt.Errorf("distribution.%v", err)
 	}
 	return nil

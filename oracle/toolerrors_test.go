@@ -4,56 +4,38 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/baseline"
-
+	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestCallErrorChanges: a fresh call's error is new only when its matched
-// baseline call did not fail that way; errors that disappear are gone.
-func TestCallErrorChanges(t *testing.T) {
-	te := func(call int, tool, code string) FailedCall {
-		return FailedCall{Call: call, Tool: tool, Code: code, Message: "m"}
-	}
+// TestSetToolErrors: the new and gone errors come from the two calls.json
+// when both are there and are lists of calls, and otherwise every error of
+// the fresh trace, said to come from it; with neither, none.
+func TestSetToolErrors(t *testing.T) {
+	oldCalls := artifacttest.Calls(`a {} 1`)
+	freshCalls := artifacttest.Calls(`a {} !x`)
+	trace := []byte(`{"type":"tool_result","tool":"t","isError":true,"output":{"code":"from_trace"}}` + "\n")
+	fromCalls := &CaseReport{NewToolErrors: []change.FailedCall{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
+	fromTrace := &CaseReport{ToolErrors: []change.FailedCall{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
 	tests := []struct {
-		name       string
-		old, fresh []byte
-		added      []FailedCall
-		gone       []FailedCall
+		name                     string
+		oldCalls, freshCalls, tr []byte
+		want                     *CaseReport
 	}{
-		{"same errors", calls("a {} !x", "b {} 1"), calls("a {} !x", "b {} 1"), nil, nil},
-		{"a call now fails", calls("a {} 1", "b {} 2"), calls("a {} 1", "b {} !not_found"),
-			[]FailedCall{te(2, "b", "not_found")}, nil},
-		{"an old error stays, a new one is added", calls("a {} !x", "b {} 2"), calls("a {} !x", "b {} !y"),
-			[]FailedCall{te(2, "b", "y")}, nil},
-		{"an inserted failing call does not shift the others", calls("a {} !x", "b {} 2"),
-			calls("c {} !z", "a {} !x", "b {} 2"), []FailedCall{te(1, "c", "z")}, nil},
-		{"an error disappears", calls("a {} !x", "b {} 2"), calls("a {} 1", "b {} 2"),
-			nil, []FailedCall{te(1, "a", "x")}},
-		{"an error changes code", calls("a {} !x"), calls("a {} !y"),
-			[]FailedCall{te(1, "a", "y")}, []FailedCall{te(1, "a", "x")}},
-		{"a failing call is removed", calls("a {} !x", "b {} 2"), calls("b {} 2"),
-			nil, []FailedCall{te(1, "a", "x")}},
+		{"both calls", oldCalls, freshCalls, trace, fromCalls},
+		{"both calls, no trace", oldCalls, freshCalls, nil, fromCalls},
+		{"no baseline calls", nil, freshCalls, trace, fromTrace},
+		{"no fresh calls", oldCalls, nil, trace, fromTrace},
+		{"calls that are no list", []byte(`{}`), freshCalls, trace, fromTrace},
+		{"no calls, no trace", nil, nil, nil, &CaseReport{}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { checkErrorChanges(t, tt.old, tt.fresh, tt.added, tt.gone) })
-	}
-	if _, _, ok := callErrorChanges([]byte(`{"a":1}`), calls("a {} 1")); ok {
-		t.Error("an object read as calls.json")
-	}
-}
-
-// checkErrorChanges checks the new and gone tool errors of two calls.json.
-func checkErrorChanges(t *testing.T, old, fresh []byte, wantAdded, wantGone []FailedCall) {
-	t.Helper()
-	added, gone, ok := callErrorChanges(old, fresh)
-	if !ok {
-		t.Fatal("not read as calls.json")
-	}
-	if diff := cmp.Diff(wantAdded, added); diff != "" {
-		t.Errorf("new errors (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(wantGone, gone); diff != "" {
-		t.Errorf("gone errors (-want +got):\n%s", diff)
+		cr := &CaseReport{}
+		cr.setToolErrors(tt.oldCalls, tt.freshCalls, tt.tr)
+		if diff := cmp.Diff(tt.want, cr); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
 	}
 }
 
@@ -63,18 +45,18 @@ func checkErrorChanges(t *testing.T, old, fresh []byte, wantAdded, wantGone []Fa
 func TestCompare(t *testing.T) {
 	k := baseline.Key{Env: "e", Agent: "a", Task: "T"}
 	result := func(verdict string) []byte { return []byte(`{"verdict":"` + verdict + `","reward":1}` + "\n") }
-	frozen := baseline.Entry{Result: result("pass"), StateDiff: []byte("{}\n"), Calls: calls("a {} 1", "b {} 2")}
+	frozen := baseline.Entry{Result: result("pass"), StateDiff: []byte("{}\n"), Calls: artifacttest.Calls("a {} 1", "b {} 2")}
 	tests := []struct {
 		name   string
 		fresh  baseline.Entry
 		status Status
 		files  []string
-		added  []FailedCall
+		added  []change.FailedCall
 	}{
 		{"only result.json pending, the same", baseline.Entry{Result: result("pass")}, StatusUnchanged, nil, nil},
 		{"only result.json pending, changed", baseline.Entry{Result: result("fail")}, StatusChanged, []string{"result.json"}, nil},
-		{"a call now fails", baseline.Entry{Result: result("pass"), Calls: calls("a {} 1", "b {} !not_found")}, StatusChanged,
-			[]string{"calls.json"}, []FailedCall{{Call: 2, Tool: "b", Code: "not_found", Message: "m"}}},
+		{"a call now fails", baseline.Entry{Result: result("pass"), Calls: artifacttest.Calls("a {} 1", "b {} !not_found")}, StatusChanged,
+			[]string{"calls.json"}, []change.FailedCall{{Call: 2, Tool: "b", Code: "not_found", Message: "m"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,9 @@ import (
 // needBwrap skips the test when bubblewrap does not work here.
 func needBwrap(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a sandboxed rollout is slow; go test -short leaves it out")
+	}
 	if _, err := BwrapStatus(); err != nil {
 		t.Skipf("the sandbox needs bubblewrap: %v; install the bubblewrap package", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"unicode/utf8"
 
+	"github.com/agent-oracle/oracle/internal/jsontok"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -39,16 +40,7 @@ type inputDecoder struct {
 // decodes it to the same values (its own bound is safeio.DecoderDepth).
 const maxInputDepth = safeio.MaxDepth
 
-func (d *inputDecoder) skipSpace() {
-	for d.at < len(d.data) {
-		switch d.data[d.at] {
-		case ' ', '\t', '\n', '\r':
-			d.at++
-		default:
-			return
-		}
-	}
-}
+func (d *inputDecoder) skipSpace() { d.at = jsontok.SkipSpace(d.data, d.at) }
 
 func (d *inputDecoder) value(depth int) (any, error) {
 	d.skipSpace()

@@ -56,6 +56,11 @@ type Config struct {
 	MaxSessions  int
 	IdleTimeout  time.Duration
 	AllowOrigins []string
+	// Token, when set, is the secret every HTTP request must present
+	// (Authorization: Bearer TOKEN), so that another user of the machine
+	// cannot read the task, call its tools, submit answers or take the
+	// sessions; ServeHTTP makes one when it is empty.
+	Token string
 	// Sessions, when set, is told of each session as it starts (once the
 	// client has initialized) and as it ends, for the server's log. It is
 	// called with the server's lock held: it must not call the server.

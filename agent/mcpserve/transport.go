@@ -2,6 +2,9 @@ package mcpserve
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,7 +57,13 @@ func (s *Server) Handler() http.Handler {
 		&mcp.StreamableHTTPOptions{SessionTimeout: s.idle(), MaxRequestBodyBytes: MaxRequestBytes})
 	var mu sync.Mutex
 	opening := 0 // requests without a session being served: new sessions
+	want := []byte("Bearer " + s.cfg.Token)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if s.cfg.Token != "" && subtle.ConstantTimeCompare([]byte(req.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			refuse(w, http.StatusUnauthorized, "Unauthorized: send the token oracle serve printed as it started, as Authorization: Bearer TOKEN")
+			return
+		}
 		if origin := req.Header.Get("Origin"); !OriginAllowed(origin, s.cfg.AllowOrigins) {
 			refuse(w, http.StatusForbidden, fmt.Sprintf("Forbidden: Origin %q is not allowed (a page of another site); allow it with --allow-origin", origin))
 			return
@@ -164,8 +173,16 @@ func (s *Server) timeout() time.Duration {
 
 // ServeHTTP serves Streamable HTTP on addr until ctx ends, then ends the
 // rollouts in progress and waits for their run folders. listening is called
-// with the URL once the port is open.
-func (s *Server) ServeHTTP(ctx context.Context, addr string, listening func(url string)) error {
+// with the URL and the token every request must present (Config.Token,
+// made of 32 random bytes when it is empty) once the port is open.
+func (s *Server) ServeHTTP(ctx context.Context, addr string, listening func(url, token string)) error {
+	if s.cfg.Token == "" {
+		b := make([]byte, 32)
+		if _, err := rand.Read(b); err != nil {
+			return fmt.Errorf("serve: make its token: %w", err)
+		}
+		s.cfg.Token = hex.EncodeToString(b)
+	}
 	addr, err := ListenAddr(addr)
 	if err != nil {
 		return err
@@ -176,7 +193,7 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string, listening func(url 
 	}
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	if listening != nil {
-		listening("http://" + ln.Addr().String() + "/mcp")
+		listening("http://"+ln.Addr().String()+"/mcp", s.cfg.Token)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

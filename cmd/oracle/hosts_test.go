@@ -18,10 +18,14 @@ import (
 //
 //	[node]    node 20 or newer is on PATH
 //	[tsx]     ORACLE_TSX names a tsx package (.ci/run installs one)
+//	[typescript] typescript 5's compiler API is in ORACLE_TYPESCRIPT or beside tsx
 //	[python]  python3 is on PATH
 //
 // A script that needs what is missing skips, saying so.
 func TestHostScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the hosts' scripts start Node and Python processes, which is slow; go test -short leaves them out")
+	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +33,7 @@ func TestHostScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/hosts",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"schema": schemaCmd, // distschemas_test.go
 			// cpdir SRC DST copies the folder SRC to DST.
 			"cpdir": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 2 {
@@ -50,6 +55,9 @@ func TestHostScripts(t *testing.T) {
 			if tsx := os.Getenv("ORACLE_TSX"); tsx != "" {
 				e.Setenv("ORACLE_TSX", tsx)
 			}
+			if ts := os.Getenv("ORACLE_TYPESCRIPT"); ts != "" {
+				e.Setenv("ORACLE_TYPESCRIPT", ts)
+			}
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {
@@ -58,6 +66,19 @@ func TestHostScripts(t *testing.T) {
 				return nodeVersion() >= 20, nil
 			case "tsx":
 				return os.Getenv("ORACLE_TSX") != "", nil
+			case "typescript":
+				// [typescript] holds when oracle mutate finds the compiler
+				// API of typescript 5: in $ORACLE_TYPESCRIPT, or beside tsx
+				dirs := []string{filepath.Join(os.Getenv("ORACLE_TYPESCRIPT"), "typescript"), os.Getenv("ORACLE_TYPESCRIPT")}
+				if os.Getenv("ORACLE_TYPESCRIPT") == "" {
+					dirs = []string{filepath.Join(filepath.Dir(filepath.Clean(os.Getenv("ORACLE_TSX"))), "typescript")}
+				}
+				for _, d := range dirs {
+					if _, err := os.Stat(filepath.Join(d, "lib", "typescript.js")); err == nil && os.Getenv("ORACLE_TSX") != "" {
+						return true, nil
+					}
+				}
+				return false, nil
 			case "python":
 				_, err := exec.LookPath("python3")
 				return err == nil, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-oracle/oracle/fixtures/crm"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // TestMutantsSayWhichChecksMovedFirst: for each crm mutant of
@@ -115,9 +116,9 @@ func TestMutantsSayWhichChecksMovedFirst(t *testing.T) {
 
 // insertedWords are the words a check's detail gained, as the word diff
 // marks them.
-func insertedWords(ch oracle.CheckChange) string {
+func insertedWords(ch change.CheckChange) string {
 	for _, s := range ch.Words {
-		if s.Op == oracle.Inserted {
+		if s.Op == change.Inserted {
 			return s.Text
 		}
 	}

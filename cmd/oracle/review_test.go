@@ -97,8 +97,9 @@ func startOnTerminal(t *testing.T, cmd *exec.Cmd) *reviewTerm {
 }
 
 // answer waits until the output holds exactly prompts prompts and
-// confirms confirmations, then types the answer and Enter; the deadline
-// only keeps a broken review from hanging the test.
+// confirms confirmations, then types the answer's keys, no Enter (review
+// reads one key each on a terminal); the deadline only keeps a broken
+// review from hanging the test.
 func (r *reviewTerm) answer(prompts, confirms int, answer string) {
 	r.t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
@@ -108,7 +109,7 @@ func (r *reviewTerm) answer(prompts, confirms int, answer string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if _, err := r.tty.WriteString(answer + "\n"); err != nil {
+	if _, err := r.tty.WriteString(answer); err != nil {
 		r.t.Fatal(err)
 	}
 }
@@ -149,7 +150,7 @@ func (r *reviewTerm) answerEach(answer string) string {
 			r.t.Fatalf("review did not end; output:\n%s", r.out.String())
 		case <-time.After(20 * time.Millisecond):
 			if n := strings.Count(r.out.String(), reviewPrompt); n > answered {
-				if _, err := r.tty.WriteString(answer + "\n"); err != nil {
+				if _, err := r.tty.WriteString(answer); err != nil {
 					r.t.Fatal(err)
 				}
 				answered++
@@ -249,13 +250,13 @@ func TestReviewConfirmsARegression(t *testing.T) {
 		prompts, confirms int
 		answer            string
 	}{
-		{1, 0, "a"},   // TASK-003
-		{1, 1, "y"},   // accepted
-		{2, 1, "a"},   // TASK-004
-		{2, 2, "n"},   // not confirmed: skipped
-		{3, 2, "A"},   // TASK-005, and all remaining
-		{3, 3, "yes"}, // accepted
-		{3, 4, ""},    // TASK-006 asks again, with A: Enter keeps it pending; TASK-007 is accepted unasked
+		{1, 0, "a"},  // TASK-003
+		{1, 1, "y"},  // accepted
+		{2, 1, "a"},  // TASK-004
+		{2, 2, "n"},  // not confirmed: skipped
+		{3, 2, "A"},  // TASK-005, and all remaining
+		{3, 3, "Y"},  // accepted
+		{3, 4, "\r"}, // TASK-006 asks again, with A: Enter keeps it pending; TASK-007 is accepted unasked
 	} {
 		r.answer(step.prompts, step.confirms, step.answer)
 	}

@@ -20,6 +20,9 @@ import (
 // sandboxed exec agent runs with setsid children of its own: oracle exits
 // 2, and neither a process of the agent nor its temporary folders remain.
 func TestSignalStopsTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a sandboxed agent's stop is slow; go test -short leaves it out")
+	}
 	if _, err := runner.BwrapStatus(); err != nil {
 		t.Skipf("the sandbox needs bubblewrap: %v", err)
 	}

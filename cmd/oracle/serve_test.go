@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,7 +58,8 @@ func TestServeStdio(t *testing.T) {
 }
 
 // TestServeHTTP drives one `oracle serve --http` process over Streamable
-// HTTP, a session per connection.
+// HTTP, a session per connection, with the token it printed; a request
+// without it, or with another, is refused.
 func TestServeHTTP(t *testing.T) {
 	dir := t.TempDir()
 	cmd := oracleCmd(dir, "serve", "--env", mcptest.Env, "--task", mcptest.Task, "--http", "0")
@@ -70,14 +72,34 @@ func TestServeHTTP(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	lines := bufio.NewScanner(stderr)
-	url := ""
-	for url == "" && lines.Scan() {
+	url, token := "", ""
+	for token == "" && lines.Scan() {
 		if _, after, ok := strings.Cut(lines.Text(), " at http://127.0.0.1:"); ok {
 			url = "http://127.0.0.1:" + after
 		}
+		if after, ok := strings.CutPrefix(lines.Text(), "token: "); ok {
+			token, _, _ = strings.Cut(after, " ")
+		}
 	}
-	if url == "" {
-		t.Fatalf("serve printed no URL on 127.0.0.1")
+	if url == "" || len(token) != 64 {
+		t.Fatalf("serve printed no URL on 127.0.0.1 (%q) or no token (%q)", url, token)
+	}
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	for _, auth := range []string{"", "Bearer " + strings.Repeat("0", 64), token, "Bearer " + token + "x"} {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(init))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("a request with Authorization %q: %s, want 401", auth, resp.Status)
+		}
 	}
 	var logged []string
 	drained := make(chan struct{})
@@ -89,7 +111,7 @@ func TestServeHTTP(t *testing.T) {
 	}()
 	connect := func(t *testing.T) *mcp.ClientSession {
 		t.Helper()
-		return serveClient(t, &mcp.StreamableClientTransport{Endpoint: url})
+		return serveClient(t, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer(token)}})
 	}
 	// stopping the server ends the rollouts in progress and writes them
 	settle := func() {
@@ -215,4 +237,13 @@ func serveClient(t *testing.T, transport mcp.Transport) *mcp.ClientSession {
 		t.Fatal(err)
 	}
 	return cs
+}
+
+// bearer is a transport that sends the token of oracle serve --http.
+type bearer string
+
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(req)
 }

@@ -20,6 +20,9 @@ import (
 // agent runs: each cancels the command, which exits 2 and leaves neither
 // the agent's process nor its temporary folder behind.
 func TestSignalsStopLikeInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("each signal stops a record of its own, which is slow; go test -short leaves it out")
+	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGABRT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir, tmp := t.TempDir(), t.TempDir()

@@ -53,7 +53,11 @@ func ModuleAgentFor(e env.Environment, path string) (env.Agent, error) {
 	tsx := ""
 	if needsTSX(path) {
 		var err error
-		if tsx, err = findTSX(filepath.Dir(path)); err != nil {
+		root := filepath.Dir(path) // the lookup stops at the project's folder, or the module's
+		if h, ok := e.(*Environment); ok && h.cfg.Dir != "" && within(path, h.cfg.Dir) {
+			root = h.cfg.Dir
+		}
+		if tsx, err = findTSX(filepath.Dir(path), root); err != nil {
 			return nil, fmt.Errorf("module:%s: %w", path, err)
 		}
 	}
@@ -121,7 +125,7 @@ func (a *moduleAgent) conn() (*conn, error) {
 	case a.python:
 		return agentConn(pythonAgents, func() ([]string, error) { return pythonCommand("", "") }, "the Python host of agents")
 	}
-	return agentConn(a.tsx, func() ([]string, error) { return nodeCommand("", "", a.tsx) }, "the Node host of agent modules")
+	return agentConn(a.tsx, func() ([]string, error) { return nodeCommand("", "", a.tsx, "") }, "the Node host of agent modules")
 }
 
 // pythonAgents is the key of the Python process among agentHosts' (the
@@ -147,7 +151,7 @@ func agentConn(key string, command func() ([]string, error), what string) (*conn
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(what, argv, "", nil, maxAgentLine, DefaultTimeout)
+	c, err := dial(what, argv, "", nil, maxAgentLine, DefaultTimeout, Sandbox{})
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,9 @@ func benchEnv(b *testing.B, lang string, opts host.Options) *host.Environment {
 	}
 	dir, m := benchProject(b, "bench", filepath.Join("testdata", "bench"), entry)
 	e, err := host.Load(dir, m, opts)
+	if err == nil {
+		err = e.Start()
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -258,6 +261,9 @@ func BenchmarkMarginalRollout(b *testing.B) {
 	folder := filepath.Join(dir, ".silo", "environments", "invoices")
 	b.Run("oracle", func(b *testing.B) {
 		e, err := host.Load(dir, m, host.Options{Hosts: 1})
+		if err == nil {
+			err = e.Start()
+		}
 		if err != nil {
 			b.Fatal(err)
 		}

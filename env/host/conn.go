@@ -38,8 +38,8 @@ type conn struct {
 }
 
 // dial starts a host and reads its hello, waiting at most timeout.
-func dial(what string, argv []string, dir string, environ []string, maxLine int, timeout time.Duration) (*conn, error) {
-	p, err := start(what, argv, dir, environ, maxLine)
+func dial(what string, argv []string, dir string, environ []string, maxLine int, timeout time.Duration, box Sandbox) (*conn, error) {
+	p, err := start(what, argv, dir, environ, maxLine, box)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,10 @@ type Config struct {
 	Command []string
 	Dir     string
 	Env     []string
+	// Sandbox is how its hosts are contained (see contain.go): always in
+	// an environment and a folder of their own, with no variable named
+	// like a credential; the zero Sandbox runs them without bubblewrap.
+	Sandbox Sandbox
 	// What names the host in messages, e.g. "the Node host of shop".
 	What string
 	// Folder is the environment's folder: its tasks are read from its
@@ -78,24 +82,14 @@ type Environment struct {
 	nextID int64
 }
 
-// New starts the first host of cfg and reads its hello.
+// New returns the environment of cfg without starting a host: its name,
+// tasks (read from cfg.Folder) and declared agents are there at once; the
+// first use of what only a host knows (its tools, verifiers, a world)
+// starts it, as Start does, which a caller may also call first to learn
+// whether the host starts. Where the start fails, Open returns its error
+// and there are no tools and no verifiers. Load is New for the manifest
+// of a module.
 func New(cfg Config) (*Environment, error) {
-	e, err := Prepare(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.Start(); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// Prepare returns the environment of cfg without starting a host: its
-// name, tasks (read from cfg.Folder) and declared agents are there at
-// once; the first use of what only a host knows (its tools, verifiers, a
-// world) starts it, as Start does. Where the start fails, Open returns its
-// error and there are no tools and no verifiers.
-func Prepare(cfg Config) (*Environment, error) {
 	if err := env.CheckName(cfg.Name); err != nil {
 		return nil, fmt.Errorf("environment name: %w", err)
 	}
@@ -129,7 +123,7 @@ func Prepare(cfg Config) (*Environment, error) {
 // return the first one's error.
 func (e *Environment) Start() error {
 	e.startOnce.Do(func() {
-		c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
+		c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout, e.cfg.Sandbox)
 		if err != nil {
 			e.startErr = fmt.Errorf("environment %s: %w", e.cfg.Name, err)
 			return
@@ -199,7 +193,7 @@ func helloKey(h *message) []byte {
 
 // dial starts one more host, which must say what the first said.
 func (e *Environment) dial() (*conn, error) {
-	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout)
+	c, err := dial(e.cfg.What, e.cfg.Command, e.cfg.Dir, e.cfg.Env, e.cfg.MaxMessageBytes, e.cfg.StartTimeout, e.cfg.Sandbox)
 	if err != nil {
 		return nil, fmt.Errorf("environment %s: %w", e.cfg.Name, err)
 	}

@@ -27,11 +27,24 @@ func fake(t *testing.T, mode string, tune func(*host.Config)) *host.Environment 
 		tune(&cfg)
 	}
 	e, err := host.New(cfg)
+	if err == nil {
+		err = e.Start()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
+}
+
+// startHost starts the first host of cfg, and stops it.
+func startHost(cfg host.Config) error {
+	e, err := host.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	return e.Start()
 }
 
 func script(calls ...string) runner.Script {
@@ -185,13 +198,13 @@ func TestHello(t *testing.T) {
 		{"v2", "the fake host: it speaks protocol 2; this oracle speaks protocol 1"},
 		{"nohello", "the fake host sent no hello within 300ms"},
 	} {
-		_, err := host.New(host.Config{Name: "counter", Command: []string{exe}, Env: append(os.Environ(), fakeHostEnv+"="+c.mode),
+		err := startHost(host.Config{Name: "counter", Command: []string{exe}, Env: append(os.Environ(), fakeHostEnv+"="+c.mode),
 			What: "the fake host", Timeout: 300 * time.Millisecond})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.mode, err, c.want)
 		}
 	}
-	_, err = host.New(host.Config{Name: "other", Command: []string{exe}, Env: append(os.Environ(), fakeHostEnv+"="), Timeout: 5 * time.Second})
+	err = startHost(host.Config{Name: "other", Command: []string{exe}, Env: append(os.Environ(), fakeHostEnv+"="), Timeout: 5 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), `its hello names the environment "counter", not "other"`) {
 		t.Errorf("a hello of another name: %v", err)
 	}

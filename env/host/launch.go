@@ -70,9 +70,10 @@ var ErrNoTSX = errors.New("tsx not found")
 // findTSX returns the file of tsx's ESM API (tsx/esm/api) that loads
 // TypeScript for a module in folder: the tsx package of $ORACLE_TSX (its
 // folder, or a node_modules folder holding it), or else the nearest
-// node_modules/tsx in folder or a folder above it, as Node resolves
-// packages.
-func findTSX(folder string) (string, error) {
+// node_modules/tsx in folder or a folder above it up to the project's
+// folder root, as Node resolves packages: never one above the project,
+// which anyone who can write there could have planted.
+func findTSX(folder, root string) (string, error) {
 	if given := os.Getenv("ORACLE_TSX"); given != "" {
 		for _, dir := range []string{given, filepath.Join(given, "tsx"), filepath.Join(given, "node_modules", "tsx")} {
 			if api, ok := tsxAPI(dir); ok {
@@ -85,7 +86,7 @@ func findTSX(folder string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for d := abs; ; d = filepath.Dir(d) {
+	for d := abs; within(d, root); d = filepath.Dir(d) {
 		if api, ok := tsxAPI(filepath.Join(d, "node_modules", "tsx")); ok {
 			return api, nil
 		}
@@ -134,9 +135,9 @@ func tsxAPI(dir string) (string, bool) {
 }
 
 // nodeCommand is the argv of a Node host for the environment module entry
-// (or, with entry "", one that runs agent modules only) called name; tsx is
-// the tsx API file, or "".
-func nodeCommand(name, entry, tsx string) ([]string, error) {
+// (or, with entry "", one that runs agent modules only) called name in the
+// project at root (""; none); tsx is the tsx API file, or "".
+func nodeCommand(name, entry, tsx, root string) ([]string, error) {
 	node, err := nodePath()
 	if err != nil {
 		return nil, err
@@ -157,6 +158,9 @@ func nodeCommand(name, entry, tsx string) ([]string, error) {
 	if tsx != "" {
 		argv = append(argv, "--tsx", tsx)
 	}
+	if root != "" {
+		argv = append(argv, "--root", root)
+	}
 	return argv, nil
 }
 
@@ -171,8 +175,10 @@ func pythonCommand(name, entry string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	// -u: unbuffered; -B: no __pycache__ written into the project
-	argv := []string{python, "-u", "-B", filepath.Join(dir, "python", "host.py"), "--name", name}
+	// -u: unbuffered; -B: no __pycache__ written into the project; -I:
+	// isolated, no PYTHON* variable, no user site-packages, and no folder
+	// put first on sys.path before the standard library is imported
+	argv := []string{python, "-u", "-B", "-I", filepath.Join(dir, "python", "host.py"), "--name", name}
 	if entry != "" {
 		argv = append(argv, "--env", entry)
 	}

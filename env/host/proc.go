@@ -39,14 +39,27 @@ type proc struct {
 	mu      sync.Mutex
 }
 
-// start starts argv in dir with environ (nil: oracle's own), in a process
-// group of its own.
-func start(what string, argv []string, dir string, environ []string, maxLine int) (*proc, error) {
+// start starts argv in dir with environ (nil: oracle's own) as box says
+// (see contain.go: an environment and a folder of its own, the sandbox),
+// in a process group of its own.
+func start(what string, argv []string, dir string, environ []string, maxLine int, box Sandbox) (*proc, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no host command")
 	}
+	mode, err := box.resolve()
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", what, err)
+	}
+	own, err := os.MkdirTemp("", "oracle-host-")
+	if err != nil {
+		return nil, fmt.Errorf("start %s: %w", what, err)
+	}
+	if mode == SandboxBwrap {
+		bwrap, _ := bwrapWorks()
+		argv = append(bwrapArgs(bwrap, box, dir, own, argv), argv...)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = dir, environ
+	cmd.Dir, cmd.Env = dir, hostEnviron(environ, own)
 	setGroup(cmd)
 	// pipes of its own, not exec's: Wait then closes none of the ends the
 	// readers still read when the process is gone
@@ -68,11 +81,13 @@ func start(what string, argv []string, dir string, environ []string, maxLine int
 	errR, errW, err3 := pipe()
 	if err := errors.Join(err1, err2, err3); err != nil {
 		closeAll()
+		os.RemoveAll(own)
 		return nil, fmt.Errorf("start %s: %w", what, err)
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	if err := cmd.Start(); err != nil {
 		closeAll()
+		os.RemoveAll(own)
 		return nil, fmt.Errorf("start %s: %w", what, err)
 	}
 	inR.Close()
@@ -87,6 +102,8 @@ func start(what string, argv []string, dir string, environ []string, maxLine int
 	}()
 	go func() {
 		p.waitErr = cmd.Wait()
+		killGroup(cmd) // what it started in its group goes with it
+		os.RemoveAll(own)
 		close(p.exited)
 	}()
 	p.closeOut = outR.Close

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -57,7 +58,7 @@ func install() (string, bool, error) {
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir := filepath.Join(cache, "oracle", "hosts", sum[:16])
-		if err := writeScripts(dir, files); err == nil {
+		if err := writeScripts(dir, files); err == nil && checkPrivate(cache, dir, files) == nil {
 			return dir, true, nil
 		}
 	}
@@ -94,6 +95,64 @@ func scriptFiles() (map[string][]byte, string, error) {
 		h.Write(files[n])
 	}
 	return files, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// checkPrivate checks that what a host executes from dir, in the user's
+// cache folder cache, is the user's alone: dir and the folders between
+// the cache and it owned by the user and written by no one else, no link
+// among them, and dir holding exactly files (and the hosts' cache/
+// folder), each a regular file of the user's that no one else may write.
+// Where it is not (a shared cache, a file planted beside the scripts,
+// such as a json.py the Python host would import), the hosts run from a
+// fresh temporary folder instead.
+func checkPrivate(cache, dir string, files map[string][]byte) error {
+	rel, err := filepath.Rel(cache, dir)
+	if err != nil {
+		return err
+	}
+	at := cache
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		at = filepath.Join(at, part)
+		if err := private(at, true); err != nil {
+			return err
+		}
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		r, _ := filepath.Rel(dir, p)
+		r = filepath.ToSlash(r)
+		switch {
+		case r == "cache" || strings.HasPrefix(r, "cache/"):
+			if d.IsDir() {
+				return private(p, true)
+			}
+			return nil // the hosts' records, data they check as they read
+		case d.IsDir():
+			return private(p, true)
+		case files[r] == nil:
+			return fmt.Errorf("%s is not a file of the hosts", p)
+		}
+		return private(p, false)
+	})
+}
+
+// private checks that path is a folder (or a regular file) of the user's,
+// reached as itself, that no one else may write.
+func private(path string, folder bool) error {
+	info, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return err
+	case folder && !info.IsDir(), !folder && !info.Mode().IsRegular():
+		return fmt.Errorf("%s is a link or not a %s", path, map[bool]string{true: "folder", false: "regular file"}[folder])
+	case info.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%s may be written by others (mode %v)", path, info.Mode().Perm())
+	case !ownedByUser(info):
+		return fmt.Errorf("%s is not the user's", path)
+	}
+	return nil
 }
 
 // writeScripts makes dir hold exactly files' bytes: a file that is missing

@@ -18,6 +18,9 @@ import (
 // from hanging the test.
 func Start(t *testing.T, what string) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s starts a browser, which is slow; go test -short leaves it out", what)
+	}
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/agent-oracle/oracle/internal/jsontok"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -34,7 +35,7 @@ func AppendIndent(dst, src []byte, prefix, indent string) ([]byte, error) {
 	var stackBuf [32]byte
 	stack := stackBuf[:0]
 	n := len(src)
-	i := skipSpace(src, 0)
+	i := jsontok.SkipSpace(src, 0)
 	var c byte
 	var end int
 
@@ -53,7 +54,7 @@ value: // src[i] should start a value
 		if len(stack) == maxDepth {
 			return dst[:orig], fmt.Errorf("invalid JSON: nested deeper than %d at offset %d", maxDepth, i)
 		}
-		if j := skipSpace(src, i+1); j < n && src[j] == c+2 { // {} or []
+		if j := jsontok.SkipSpace(src, i+1); j < n && src[j] == c+2 { // {} or []
 			dst = append(dst, c, c+2)
 			i = j + 1
 			goto after
@@ -63,18 +64,18 @@ value: // src[i] should start a value
 			line = append(line, indent...)
 		}
 		dst = append(append(dst, c), line[:base+len(stack)*len(indent)]...)
-		if i = skipSpace(src, i+1); c == '{' {
+		if i = jsontok.SkipSpace(src, i+1); c == '{' {
 			goto key
 		}
 		goto value
 	case 't':
-		end = literalEnd(src, i, "true")
+		end = jsontok.LiteralEnd(src, i, "true")
 	case 'f':
-		end = literalEnd(src, i, "false")
+		end = jsontok.LiteralEnd(src, i, "false")
 	case 'n':
-		end = literalEnd(src, i, "null")
+		end = jsontok.LiteralEnd(src, i, "null")
 	default:
-		end = numberEnd(src, i)
+		end = jsontok.NumberEnd(src, i)
 	}
 	if end < 0 {
 		goto bad
@@ -85,20 +86,20 @@ value: // src[i] should start a value
 after: // a value ends before src[i]
 	if len(stack) == 0 {
 		for j := i; j < n; j++ {
-			if !isSpace(src[j]) {
+			if !jsontok.IsSpace(src[j]) {
 				i = j
 				goto bad
 			}
 		}
 		return append(dst, src[i:]...), nil
 	}
-	if i = skipSpace(src, i); i >= n {
+	if i = jsontok.SkipSpace(src, i); i >= n {
 		goto truncated
 	}
 	switch c = src[i]; c {
 	case ',':
 		dst = append(append(dst, ','), line[:base+len(stack)*len(indent)]...)
-		if i = skipSpace(src, i+1); stack[len(stack)-1] == '{' {
+		if i = jsontok.SkipSpace(src, i+1); stack[len(stack)-1] == '{' {
 			goto key
 		}
 		goto value
@@ -123,47 +124,20 @@ key: // src[i] should start a member's name
 		}
 	}
 	dst = append(dst, src[i:end]...)
-	if i = skipSpace(src, end); i >= n {
+	if i = jsontok.SkipSpace(src, end); i >= n {
 		goto truncated
 	}
 	if src[i] != ':' {
 		goto bad
 	}
 	dst = append(dst, ':', ' ')
-	i = skipSpace(src, i+1)
+	i = jsontok.SkipSpace(src, i+1)
 	goto value
 
 truncated:
 	return dst[:orig], fmt.Errorf("invalid JSON: unexpected end of input")
 bad: // the token at src[i] is not what JSON has there
 	return dst[:orig], fmt.Errorf("invalid JSON at offset %d", i)
-}
-
-func isSpace(c byte) bool {
-	return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-}
-
-// skipSpace returns the index of the first byte of src from i on that is
-// not white space, or len(src).
-func skipSpace(src []byte, i int) int {
-	for i < len(src) && isSpace(src[i]) {
-		i++
-	}
-	return i
-}
-
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// special has the high bit of the lowest byte of x that is a quote, a
-// backslash or a control character set (and maybe of bytes above it);
-// it is 0 when x has none.
-func special(x uint64) uint64 {
-	q := x ^ ('"' * ones)
-	b := x ^ ('\\' * ones)
-	return ((x-0x20*ones)&^x | (q-ones)&^q | (b-ones)&^b) & highs
 }
 
 // shortStringEnd returns the index just after the JSON string that starts
@@ -174,7 +148,7 @@ func special(x uint64) uint64 {
 func shortStringEnd(src []byte, i int) int {
 	if i+10 <= len(src) {
 		// when none of the eight bytes is special, j is the ninth
-		m := special(binary.LittleEndian.Uint64(src[i+1:]))
+		m := jsontok.Special(binary.LittleEndian.Uint64(src[i+1:]))
 		if j := i + 1 + bits.TrailingZeros64(m)>>3; src[j] == '"' {
 			return j + 1
 		}
@@ -185,98 +159,6 @@ func shortStringEnd(src []byte, i int) int {
 // longStringEnd returns the index just after the JSON string whose
 // opening quote is just before src[i], or -1 when it is not a valid string.
 func longStringEnd(src []byte, i int) int {
-	for {
-		if i+8 <= len(src) {
-			m := special(binary.LittleEndian.Uint64(src[i:]))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) >> 3
-		} else {
-			for i < len(src) && src[i] >= 0x20 && src[i] != '"' && src[i] != '\\' {
-				i++
-			}
-			if i >= len(src) {
-				return -1
-			}
-		}
-		switch src[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			if i+1 >= len(src) {
-				return -1
-			}
-			switch src[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(src) || !isHex(src[i+2]) || !isHex(src[i+3]) || !isHex(src[i+4]) || !isHex(src[i+5]) {
-					return -1
-				}
-				i += 6
-			default:
-				return -1
-			}
-		default: // a control character
-			return -1
-		}
-	}
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-// literalEnd returns the index just after lit, which src holds at i, or -1.
-func literalEnd(src []byte, i int, lit string) int {
-	if len(src)-i < len(lit) || string(src[i:i+len(lit)]) != lit {
-		return -1
-	}
-	return i + len(lit)
-}
-
-// numberEnd returns the index just after the JSON number that starts at
-// src[i], or -1 when none does.
-func numberEnd(src []byte, i int) int {
-	if i < len(src) && src[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(src):
-		return -1
-	case src[i] == '0':
-		i++
-	case '1' <= src[i] && src[i] <= '9':
-		i = digitsEnd(src, i+1)
-	default:
-		return -1
-	}
-	if i < len(src) && src[i] == '.' {
-		if i+1 >= len(src) || !isDigit(src[i+1]) {
-			return -1
-		}
-		i = digitsEnd(src, i+2)
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		if i >= len(src) || !isDigit(src[i]) {
-			return -1
-		}
-		i = digitsEnd(src, i+1)
-	}
-	return i
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func digitsEnd(src []byte, i int) int {
-	for i < len(src) && isDigit(src[i]) {
-		i++
-	}
-	return i
+	end, _ := jsontok.StringEnd(src, i-1)
+	return end
 }

@@ -25,7 +25,7 @@ func bigCalls(b *testing.B, n int) []byte {
 		s.WriteString("]}}")
 	}
 	s.WriteString("]")
-	return artifact(b, s.String())
+	return artifactJSON(b, s.String())
 }
 
 func BenchmarkApply(b *testing.B) {

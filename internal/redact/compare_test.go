@@ -120,7 +120,7 @@ func TestCompare(t *testing.T) {
 	r := mustNew(t, volatile...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := r.Compare(Calls, artifact(t, tt.old), artifact(t, tt.new))
+			c, err := r.Compare(Calls, artifactJSON(t, tt.old), artifactJSON(t, tt.new))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestCompare(t *testing.T) {
 func TestCompareBaseline(t *testing.T) {
 	raw := `[{"tool":"t","output":{"id":"a1","note":"at 2026-04-13T09:00:00Z","n":1}}]`
 	r := mustNew(t, volatile...)
-	recorded, err := r.Apply(Calls, artifact(t, raw))
+	recorded, err := r.Apply(Calls, artifactJSON(t, raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestCompareBaseline(t *testing.T) {
 		{
 			name:      "a pattern rule widened since the baseline",
 			rules:     []Rule{volatile[0], Match(Calls, "/**/note", `[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z`, "[time]")},
-			frozen:    artifact(t, `[{"tool":"t","output":{"id":"[redacted: string]","note":"at [time]"},"input":{"note":"2026-01-01T00:00:00Z"}}]`),
+			frozen:    artifactJSON(t, `[{"tool":"t","output":{"id":"[redacted: string]","note":"at [time]"},"input":{"note":"2026-01-01T00:00:00Z"}}]`),
 			fresh:     `[{"tool":"t","output":{"id":"a1","note":"at 2026-04-13T09:00:00Z"},"input":{"note":"2026-01-01T00:00:00Z"}}]`,
 			hidden:    []hidden{{"/0/output/id", `"[redacted: string]"`, `"a1"`, `"[redacted: string]"`}, {"/0/output/note", `"at [time]"`, `"at 2026-04-13T09:00:00Z"`, `"at [time]"`}},
 			different: []difference{{"/0/input/note", `"2026-01-01T00:00:00Z"`, `"[time]"`, CauseAdded, []int{1}}},
@@ -233,7 +233,7 @@ func TestCompareBaseline(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := mustNew(t, tt.rules...)
-			c, err := r.CompareBaseline(Calls, tt.frozen, artifact(t, tt.fresh))
+			c, err := r.CompareBaseline(Calls, tt.frozen, artifactJSON(t, tt.fresh))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -265,7 +265,7 @@ func TestExplainWithoutRules(t *testing.T) {
 
 func TestCompareAbsentAndInvalid(t *testing.T) {
 	r := mustNew(t, volatile...)
-	a := artifact(t, `[{"tool":"t","output":{"id":"a1"}}]`)
+	a := artifactJSON(t, `[{"tool":"t","output":{"id":"a1"}}]`)
 	c, err := r.Compare(Calls, nil, nil)
 	if err != nil || !c.Same || len(c.Differences) != 0 {
 		t.Errorf("both absent: %+v, %v", c, err)
@@ -287,7 +287,7 @@ func TestCompareAbsentAndInvalid(t *testing.T) {
 		t.Errorf("CRLF baseline: same %v, %v, %v", c.Same, c.Differences, err)
 	}
 	// Hidden and Difference as JSON, for a report
-	c, _ = r.Compare(Calls, a, artifact(t, `[{"tool":"t","output":{"id":"b1"}}]`))
+	c, _ = r.Compare(Calls, a, artifactJSON(t, `[{"tool":"t","output":{"id":"b1"}}]`))
 	out, err := json.Marshal(c.Hidden)
 	if want := `[{"pointer":"/0/output/id","rules":[0],"old":"a1","new":"b1","value":"[redacted: string]"}]`; err != nil || string(out) != want {
 		t.Errorf("hidden as JSON: %s, %v", out, err)

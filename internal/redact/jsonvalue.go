@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/jsontok"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -39,43 +40,11 @@ func layout(compact []byte) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// valueEnd returns the index just after the value that starts at b[i].
+// valueEnd returns the index just after the value that starts at b[i]
+// (len(b) when it is not closed).
 func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = stringEnd(b, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
-		j++
-	}
-	return j
-}
-
-// stringEnd returns the index just after the string whose quote is b[i].
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
+	if end := jsontok.CompactValueEnd(b, i); end >= 0 {
+		return end
 	}
 	return len(b)
 }
@@ -108,7 +77,7 @@ func (c *cursor) next() (member, bool) {
 	}
 	var m member
 	if c.v[0] == '{' {
-		end := stringEnd(c.v, c.i)
+		end := valueEnd(c.v, c.i)
 		m.key = c.v[c.i:end:end]
 		c.i = end + 1 // the colon
 	}

@@ -16,7 +16,7 @@ func TestParseRules(t *testing.T) {
 		{"artifact": "state-diff", "path": "/collections/orders/added/*/id"},
 		{"artifact": "result", "path": "/agentOutput", "pattern": "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z", "replace": "[time]"},
 		{"path": "/checks/*/detail", "pattern": "ORD-[0-9]+", "artifact": "result"},
-		{"artifact": "result", "path": ""}
+		{"artifact": "result", "path": "/agentOutput"}
 	] `))
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func TestParseRules(t *testing.T) {
 		Whole(StateDiff, "/collections/orders/added/*/id"),
 		Match(Result, "/agentOutput", "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z", "[time]"),
 		{Artifact: Result, Path: "/checks/*/detail", Pattern: "ORD-[0-9]+"},
-		Whole(Result, ""),
+		Whole(Result, "/agentOutput"),
 	}
 	if diff := cmp.Diff(want, rules.List()); diff != "" {
 		t.Errorf("rules (-want +got):\n%s", diff)

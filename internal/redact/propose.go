@@ -23,6 +23,16 @@ type Proposal struct {
 	// value only some of them have, an array of another length) too high up
 	// for a rule to keep the rest: the environment is the place to fix it.
 	Stable bool
+	// Graded are the places where the runs differ that grade the rollout
+	// (Graded), which no rule may reach: a verdict that varies is a
+	// nondeterministic environment or a model agent, never a volatile
+	// field. No rule is proposed for them (nor for a whole artifact), and
+	// Stable is then false.
+	Graded []string
+	// Shape reports whether the runs differ in the shape of the whole
+	// artifact (an array of another length at its top), for which no rule
+	// is proposed either.
+	Shape bool
 }
 
 // token is a kind of volatile text inside a string, which a rule with a
@@ -119,18 +129,28 @@ func (r Rules) Propose(artifact string, runs ...[]byte) (Proposal, error) {
 	for _, c := range r.list {
 		have[c.key()] = true
 	}
+	var gradedAt []string
+	unbounded := false
 	for _, c := range cands {
 		rule := c.rule(artifact)
-		k, err := compile(0, rule)
+		k, err := compileAny(0, rule)
 		if err != nil {
 			return Proposal{}, fmt.Errorf("propose: %w", err) // not reached: the paths and tokens are valid
+		}
+		if !bounded(k.segs) {
+			unbounded = true // the runs differ in the artifact's shape
+			continue
+		}
+		if gradedBy(artifact, k.segs) != nil {
+			gradedAt = append(gradedAt, rule.Path)
+			continue
 		}
 		if !have[k.key()] {
 			have[k.key()] = true
 			rules = append(rules, rule)
 		}
 	}
-	p := Proposal{Rules: rules}
+	p := Proposal{Rules: rules, Graded: gradedAt, Shape: unbounded}
 	var err error
 	if p.JSON, err = canon.Marshal(rules); err != nil {
 		return Proposal{}, fmt.Errorf("propose: %w", err)
@@ -139,9 +159,12 @@ func (r Rules) Propose(artifact string, runs ...[]byte) (Proposal, error) {
 	if err != nil {
 		return Proposal{}, fmt.Errorf("propose: %w", err)
 	}
-	p.Stable = true
+	p.Stable = !unbounded && len(gradedAt) == 0
 	var first []byte
 	for i, run := range runs {
+		if !p.Stable {
+			break
+		}
 		res, err := all.Apply(artifact, run)
 		if err != nil {
 			// a rule proposed here meets a string it cannot redact twice

@@ -159,14 +159,15 @@ func TestPropose(t *testing.T) {
 			name:     "runs of another type altogether",
 			artifact: Result,
 			runs:     []string{`[1]`, `{"a":1}`},
-			want:     []Rule{Whole(Result, "")},
+			want:     []Rule{},
 			unstable: true,
 		},
 		{
 			name:     "an array of another length",
 			artifact: Calls,
 			runs:     []string{`[{"tool":"a"}]`, `[{"tool":"a"},{"tool":"b"}]`},
-			want:     []Rule{Whole(Calls, "")},
+			want:     []Rule{},
+			unstable: true,
 		},
 		{
 			name:     "runs that agree",
@@ -180,7 +181,7 @@ func TestPropose(t *testing.T) {
 			r := mustNew(t, tt.existing...)
 			runs := make([][]byte, len(tt.runs))
 			for i, s := range tt.runs {
-				runs[i] = artifact(t, s)
+				runs[i] = artifactJSON(t, s)
 			}
 			p, err := r.Propose(tt.artifact, runs...)
 			if err != nil {
@@ -250,8 +251,8 @@ func TestDocsProposalExample(t *testing.T) {
 	}
 	var none Rules
 	p, err := none.Propose(Calls,
-		artifact(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"3f2a1b4c-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:00.1234Z"}}]`),
-		artifact(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"91c0ffee-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:02.5Z"}}]`))
+		artifactJSON(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"3f2a1b4c-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:00.1234Z"}}]`),
+		artifactJSON(t, `[{"tool":"create_order","input":{"item":"widget"},"output":{"id":"91c0ffee-0d1e-4f00-8a2b-1c2d3e4f5a6b","createdAt":"2026-04-13T09:00:02.5Z"}}]`))
 	if err != nil {
 		t.Fatal(err)
 	}

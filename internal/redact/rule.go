@@ -10,20 +10,30 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/canon"
 )
 
-// The artifacts a rule may name: the artifacts an environment freezes.
-const (
-	Result    = "result"     // result.json
-	StateDiff = "state-diff" // state-diff.json
-	Calls     = "calls"      // calls.json
+// The artifacts a rule may name, as the table of artifacts names them.
+var (
+	Result    = nameOf(artifact.Result)
+	StateDiff = nameOf(artifact.StateDiff)
+	Calls     = nameOf(artifact.Calls)
 )
 
-// knownArtifacts is how an error lists the artifacts.
-const knownArtifacts = "result, state-diff, calls"
+func nameOf(file string) string {
+	a, _ := artifact.Of(file)
+	return a.Name
+}
 
-func isArtifact(name string) bool { return name == Result || name == StateDiff || name == Calls }
+// knownArtifacts is how an error lists the artifacts a rule may name: the
+// artifacts an environment freezes (artifact.Frozen).
+var knownArtifacts = strings.Join(artifact.FrozenNames(), ", ")
+
+func isArtifact(name string) bool {
+	a, ok := artifact.Named(name)
+	return ok && a.Frozen
+}
 
 // DefaultReplace is what a pattern's matches become when a rule gives no
 // replace text.
@@ -138,8 +148,21 @@ func New(rules ...Rule) (Rules, error) {
 	return out, nil
 }
 
-// compile checks rule i and parses its path and pattern.
+// compile checks rule i and parses its path and pattern; a rule whose
+// reach checkReach refuses is an error of its path.
 func compile(i int, r Rule) (*compiled, error) {
+	c, err := compileAny(i, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReach(r.Artifact, c.segs); err != nil {
+		return nil, &RuleError{Index: i, Field: "path", Err: err}
+	}
+	return c, nil
+}
+
+// compileAny is compile whatever the rule's reach.
+func compileAny(i int, r Rule) (*compiled, error) {
 	if !isArtifact(r.Artifact) {
 		return nil, ruleErr(i, "artifact", "unknown artifact %s; name one of %s", quote(r.Artifact), knownArtifacts)
 	}

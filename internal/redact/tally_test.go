@@ -11,11 +11,11 @@ func TestTally(t *testing.T) {
 		{"artifact": "result", "path": "/agentOutput", "pattern": "x", "replace": "[X]"},
 		{"artifact": "result", "path": "/nothing"},
 		{"artifact": "calls", "path": "/*/id"},
-		{"artifact": "result", "path": "/reward", "pattern": "1", "replace": "[one]"}
+		{"artifact": "result", "path": "/toolCalls", "pattern": "1", "replace": "[one]"}
 	]`)
 	tally := r.Tally()
-	for _, data := range []string{`{"agentOutput":"axb","reward":1}`, `{"agentOutput":"ab","reward":1}`} {
-		res, err := r.Apply(Result, artifact(t, data))
+	for _, data := range []string{`{"agentOutput":"axb","toolCalls":1}`, `{"agentOutput":"ab","toolCalls":1}`} {
+		res, err := r.Apply(Result, artifactJSON(t, data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -27,7 +27,7 @@ func TestTally(t *testing.T) {
 	}
 	want := []string{
 		"redact[1] (result /nothing) selects nothing in the result of 2 cases; fix the path or remove the rule",
-		`redact[3] (result /reward, pattern "1") selects no string in the result of 2 cases; fix the path or remove the rule`,
+		`redact[3] (result /toolCalls, pattern "1") selects no string in the result of 2 cases; fix the path or remove the rule`,
 	}
 	if got := tally.Warnings(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

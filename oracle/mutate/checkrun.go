@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -17,6 +17,9 @@ import (
 // mutant, or this one) on a project folder.
 type Checker struct {
 	Bin string
+	// Args come before check's own: a binary that serves oracle under a
+	// command name of its own
+	Args []string
 	// Dir is the project folder the check reads (.silo and the
 	// environment's code)
 	Dir string
@@ -77,7 +80,7 @@ func (c Checker) run(ctx context.Context, timeout time.Duration, args ...string)
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, c.Bin, append([]string{"--dir", c.Dir, "check", "--format", "json"}, args...)...)
+	cmd := exec.CommandContext(ctx, c.Bin, slices.Concat(c.Args, []string{"--dir", c.Dir, "check", "--format", "json"}, args)...)
 	cmd.Dir = c.Dir
 	cmd.Env = append(append(os.Environ(), "NO_COLOR=1"), c.Env...)
 	var stdout, stderr bytes.Buffer
@@ -102,14 +105,6 @@ func (c Checker) run(ctx context.Context, timeout time.Duration, args ...string)
 		return nil, fmt.Errorf("oracle check printed no JSON report (exit %d): %v; %s", r.exit, jerr, firstLine(r.stderr))
 	}
 	return r, nil
-}
-
-// killGroup makes cmd start its own process group and kills the whole
-// group when its context ends.
-func killGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
 }
 
 // firstLine is the first line of s.

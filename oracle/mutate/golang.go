@@ -124,6 +124,7 @@ func (g *goGen) mark(n ast.Node) {
 		// list, which no artifact records: emptying it says nothing
 		// about the gate
 		if strings.EqualFold(key, "description") {
+			skipLits(n.Key)
 			skipLits(n.Value)
 		}
 	}
@@ -224,11 +225,8 @@ func isString(e ast.Expr) bool {
 // writesState reports whether assigning to e writes through a value
 // (a field, an element, a pointer) rather than to a local variable.
 func writesState(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.SelectorExpr, *ast.StarExpr:
-		return true
-	case *ast.IndexExpr:
-		_ = e
+	switch e.(type) {
+	case *ast.SelectorExpr, *ast.StarExpr, *ast.IndexExpr:
 		return true
 	}
 	return false

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -92,13 +91,4 @@ func parseGoProfile(data []byte, files map[string]string) (Coverage, error) {
 func writeOverlay(tmp, name string, src []byte) (string, error) {
 	p := filepath.Join(tmp, filepath.Base(name))
 	return p, os.WriteFile(p, src, 0o600)
-}
-
-// quoteList quotes names for a message.
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }

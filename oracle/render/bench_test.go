@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -22,20 +23,20 @@ func benchReport(n int) *oracle.Report {
 		task := fmt.Sprintf("TASK-%04d", i)
 		r.Cases = append(r.Cases, &oracle.CaseReport{Case: "crm/solver/" + task, Env: "crm", Agent: "solver", Task: task,
 			Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &half,
-			Files: []*oracle.FileDiff{
-				{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-					{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
-					{Op: oracle.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0.5")},
+			Files: []*change.FileDiff{
+				{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+					{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
+					{Op: change.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0.5")},
 				}},
-				{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{{Collection: "opportunities", ID: "OPP-004",
-					Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{{Path: "/stageEnteredDate",
+				{File: "state-diff.json", State: change.FileChanged, Members: []change.MemberDiff{{Collection: "opportunities", ID: "OPP-004",
+					Was: "changed", Now: "changed", Fields: []change.FieldDiff{{Path: "/stageEnteredDate",
 						Now: &statediff.Change{Op: "replace", From: quote("2026-01-28"), To: quote("2026-04-13")}}}}}},
-				{File: "calls.json", State: oracle.FileChanged, Changes: []oracle.Change{
-					{Op: oracle.ChangeReplace, Path: "/0/output/weightedAmount", Call: "#1 weighted_pipeline output /weightedAmount", From: []byte("479659.5"), To: []byte("742719")},
-					{Op: oracle.ChangeAdd, Path: "/1", Call: "#2 get_opportunity", To: []byte(`{"tool":"get_opportunity","input":{"opportunityId":"OPP-999"},"error":{"code":"not_found","message":"No opportunity OPP-999"}}`)},
+				{File: "calls.json", State: change.FileChanged, Changes: []change.Change{
+					{Op: change.ChangeReplace, Path: "/0/output/weightedAmount", Call: "#1 weighted_pipeline output /weightedAmount", From: []byte("479659.5"), To: []byte("742719")},
+					{Op: change.ChangeAdd, Path: "/1", Call: "#2 get_opportunity", To: []byte(`{"tool":"get_opportunity","input":{"opportunityId":"OPP-999"},"error":{"code":"not_found","message":"No opportunity OPP-999"}}`)},
 				}},
 			},
-			NewToolErrors: []oracle.FailedCall{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
+			NewToolErrors: []change.FailedCall{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
 	}
 	r.Summary = oracle.Summary{Total: n, Changed: n}
 	return r

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // TestReportsSuggestOnlyTheCallersCommands: the renderers know no flag;
@@ -19,7 +20,7 @@ func TestReportsSuggestOnlyTheCallersCommands(t *testing.T) {
 			{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusMissing},
 			{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusObsolete},
 			{Case: "e/a/T-3", Env: "e", Agent: "a", Task: "T-3", Status: oracle.StatusChanged,
-				Files: []*oracle.FileDiff{{File: "calls.json", State: oracle.FileMissing}}},
+				Files: []*change.FileDiff{{File: "calls.json", State: change.FileMissing}}},
 		},
 	}
 	cmds := Commands{Record: "desk record", Prune: "desk record --prune"}

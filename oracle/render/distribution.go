@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -23,8 +24,9 @@ import (
 // the gate goes.
 
 // distributionNote is what a distribution case's line says after its
-// name: "distribution · 10 runs · pass 8/10 → 3/10 (−50 points; Wilson
-// 0.49–0.94 → 0.11–0.60) · gate regression". An error's note is its error.
+// name: "distribution · 10 runs · pass 10/10 → 2/10 (−80 points; Wilson
+// 0.72–1.00 → 0.06–0.51) · dropped", what its own task did in the
+// group's decision. An error's note is its error.
 func distributionNote(cr *oracle.CaseReport) string {
 	d := cr.Distribution
 	if d == nil || cr.Status == oracle.StatusError {
@@ -40,10 +42,10 @@ func distributionNote(cr *oracle.CaseReport) string {
 		}
 	}
 	if len(cr.Violations) > 0 {
-		parts = append(parts, "forbidden effect "+quoted(cr.Violations))
+		parts = append(parts, "forbidden effect "+violationCounts(cr))
 	}
-	if d.Gate != "" {
-		parts = append(parts, "gate "+verdictWords(d.Gate))
+	if d.Said != "" && d.Said != oracle.SaidForbidden {
+		parts = append(parts, d.Said)
 	}
 	return strings.Join(parts, " · ")
 }
@@ -51,7 +53,7 @@ func distributionNote(cr *oracle.CaseReport) string {
 // distributionRegression is 1 for a distribution case labelled a
 // regression, 0 for any other, for the count regressionWhat takes.
 func distributionRegression(cr *oracle.CaseReport) int {
-	if cr.Kind == oracle.KindDistribution && cr.Label == oracle.LabelRegression {
+	if cr.Kind == oracle.KindDistribution && cr.Label == change.LabelRegression {
 		return 1
 	}
 	return 0
@@ -78,16 +80,37 @@ func verdictWords(v stats.Conclusion) string {
 	return string(v)
 }
 
-// points is a difference of pass rates in points, signed: "−50 points".
+// points is a difference of pass rates in points, signed: "−50 points",
+// "+1 point".
 func points(x float64) string {
 	p := math.Round(100 * x)
+	unit := " points"
+	if math.Abs(p) == 1 {
+		unit = " point"
+	}
 	switch {
 	case p == 0:
 		return "0 points"
 	case p < 0:
-		return "−" + strconv.FormatFloat(-p, 'f', 0, 64) + " points"
+		return "−" + strconv.FormatFloat(-p, 'f', 0, 64) + unit
 	}
-	return "+" + strconv.FormatFloat(p, 'f', 0, 64) + " points"
+	return "+" + strconv.FormatFloat(p, 'f', 0, 64) + unit
+}
+
+// violationCounts is each confirmed forbidden effect of a distribution
+// case with its baseline's and its fresh runs' counts: `"duplicate
+// account" 1 of 10 → 6 of 10`; the labels alone when the counts cannot be
+// read.
+func violationCounts(cr *oracle.CaseReport) string {
+	base, fresh, err := cr.Distribution.Parsed()
+	if err != nil || base == nil {
+		return quoted(cr.Violations)
+	}
+	out := make([]string, len(cr.Violations))
+	for i, l := range cr.Violations {
+		out[i] = fmt.Sprintf("%s %d of %d → %d of %d", quoted([]string{l}), base.Violations[l], base.Graded(), fresh.Violations[l], fresh.Graded())
+	}
+	return strings.Join(out, ", ")
 }
 
 func plural2(n int, one string) string {

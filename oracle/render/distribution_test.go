@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -77,11 +78,14 @@ func gateReport(t *testing.T) *oracle.Report {
 		f, _ := tk.fresh.Marshal()
 		cr := &oracle.CaseReport{Case: "crm/model/" + tk.name, Env: "crm", Agent: "model", Task: tk.name, Kind: oracle.KindDistribution, Status: oracle.StatusChanged,
 			Distribution: &oracle.CaseDistribution{Runs: 10, Baseline: b, Fresh: f, Gate: dec.Verdict, Task: &dec.PerTask[i]}}
-		if dec.PerTask[i].Difference < 0 {
-			cr.Label = oracle.LabelRegression
-		}
 		for l := range tk.fresh.Violations {
 			cr.Violations = append(cr.Violations, l)
+		}
+		cr.Distribution.Said = oracle.SaidOf(dec, &dec.PerTask[i], cr.Violations != nil)
+		if cr.Distribution.Said == oracle.SaidNoise {
+			cr.Status = oracle.StatusUnchanged
+		} else {
+			cr.Label = change.LabelRegression
 		}
 		if tk.fresh.Verdicts.Error > 0 {
 			cr.Distribution.InfrastructureError = "agent error: openai m: turn 1: 503 Service Unavailable"
@@ -103,7 +107,7 @@ func gateReport(t *testing.T) *oracle.Report {
 	}
 	r.Gate = &oracle.GateReport{MaxErrors: stats.DefaultMaxErrors, Infrastructure: in,
 		Groups: []*oracle.GroupDecision{{Env: "crm", Agent: "model", Cases: 4, Runs: 10, Decision: dec, Summary: dec.Summary()}}}
-	r.Summary = oracle.Summary{Total: 5, Unchanged: 1, Changed: 3, Error: 1, Regressions: 3, Violations: 1}
+	r.Summary = oracle.Summary{Total: 5, Unchanged: 2, Changed: 2, Error: 1, Regressions: 2, Violations: 1}
 	return r
 }
 
@@ -140,8 +144,8 @@ func TestGateGoldens(t *testing.T) {
 			}
 			out := whole.String()
 			// what every format shows, whatever its markup
-			for _, s := range []string{"regression: pass rate 0.90 → 0.45 (−45 points, 95% CI −100 to +33) over 3 tasks × 9–10 runs", "95% CI", "TASK-001 9/10 → 2/10",
-				"pass^3", "3 tasks × 9–10 runs: drops under", "distribution · 10 runs · pass 9/10 → 2/10", "gate regression",
+			for _, s := range []string{"regression: TASK-001 dropped 9/10 → 2/10; TASK-003 had the forbidden effect", "pass rate 0.90 → 0.45 (−45 points, 97% CI −100 to +57) over 3 tasks × 9–10 runs", "TASK-001 9/10 → 2/10",
+				"pass^3", "3 tasks × 9–10 runs: the check cannot promise to detect", "distribution · 10 runs · pass 9/10 → 2/10 (−70 points; Wilson 0.60–0.98 → 0.06–0.51) · dropped", " 0 of 10 → 2 of 10",
 				"infrastructure"} {
 				if f.Name == "json" {
 					continue

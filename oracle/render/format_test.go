@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,13 +21,13 @@ func mixedReport() *oracle.Report {
 		return &oracle.CaseReport{Case: env + "/solver/" + task, Env: env, Agent: "solver", Task: task, Status: st, Elapsed: 1250 * time.Millisecond}
 	}
 	changed := plain("crm", "TASK-005", oracle.StatusChanged)
-	changed.Files = []*oracle.FileDiff{{File: "calls.json", State: oracle.FileMissing}}
+	changed.Files = []*change.FileDiff{{File: "calls.json", State: change.FileMissing}}
 	changed.Violations = []string{"deleted a customer"}
 	errored := plain("crm", "TASK-006", oracle.StatusError)
 	errored.Error = "baseline x is not JSON; run oracle record to write it again"
 	diverged := plain("desk", "TASK-001", oracle.StatusNondeterministic)
-	diverged.Divergence = &oracle.Divergence{Run: 2, Diff: &oracle.FileDiff{File: "result.json", State: oracle.FileChanged,
-		Changes: []oracle.Change{{Op: oracle.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0")}}}}
+	diverged.Divergence = &oracle.Divergence{Run: 2, Diff: &change.FileDiff{File: "result.json", State: change.FileChanged,
+		Changes: []change.Change{{Op: change.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0")}}}}
 	r.Cases = append(r.Cases, changed, errored, plain("crm", "TASK-099", oracle.StatusObsolete), diverged, plain("desk", "TASK-002", oracle.StatusUnchanged))
 	r.Summary = oracle.Summary{Total: 9, Unchanged: 2, Changed: 3, Missing: 1, Obsolete: 1, Nondeterministic: 1, Error: 1, Regressions: 1, Violations: 1}
 	r.Shard = "1/2"

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -84,7 +85,7 @@ func changeDigest(cr *oracle.CaseReport) ([sha256.Size]byte, bool) {
 	d.reward(cr.OldReward)
 	d.reward(cr.NewReward)
 	d.str(cr.Violations...)
-	for _, tes := range [][]oracle.FailedCall{cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrors} {
+	for _, tes := range [][]change.FailedCall{cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrors} {
 		d.n(len(tes))
 		for _, te := range tes {
 			d.n(te.Call)
@@ -173,7 +174,7 @@ func (d *digester) reward(r *float64) {
 	d.str(strconv.FormatFloat(*r, 'g', -1, 64))
 }
 
-func (d *digester) spans(spans []oracle.Span) {
+func (d *digester) spans(spans []change.Span) {
 	d.n(len(spans))
 	for _, s := range spans {
 		d.str(string(s.Op), s.Text)
@@ -181,7 +182,7 @@ func (d *digester) spans(spans []oracle.Span) {
 	}
 }
 
-func (d *digester) changes(cs []oracle.Change) {
+func (d *digester) changes(cs []change.Change) {
 	d.n(len(cs))
 	for _, c := range cs {
 		d.str(string(c.Op), c.Path, c.Label, c.Call)
@@ -206,7 +207,7 @@ func (d *digester) field(f *statediff.Change) {
 	d.raw(f.To)
 }
 
-func (d *digester) file(f *oracle.FileDiff) {
+func (d *digester) file(f *change.FileDiff) {
 	if f == nil {
 		d.n(-1)
 		return

@@ -20,6 +20,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -63,48 +64,48 @@ func hostileReport(parts ...string) *oracle.Report {
 	yes, no := true, false
 	one, half := 1.0, 0.5
 	old, fresh := next(), next()
-	words := oracle.WordDiff(old+" shared words here", fresh+" shared words here")
+	words := change.WordDiff(old+" shared words here", fresh+" shared words here")
 	oldDetail, newDetail := next(), next()
-	tes := func() []oracle.FailedCall {
-		return []oracle.FailedCall{{Call: 2, Tool: next(), Code: next(), Message: next()}, {Tool: next(), Message: next()}}
+	tes := func() []change.FailedCall {
+		return []change.FailedCall{{Call: 2, Tool: next(), Code: next(), Message: next()}, {Tool: next(), Message: next()}}
 	}
-	file := func() *oracle.FileDiff {
-		return &oracle.FileDiff{File: next(), State: oracle.FileChanged, Error: next(), Changes: []oracle.Change{
-			{Op: oracle.ChangeReplace, Path: next(), From: str(), To: str(), Label: next(), Words: words},
-			{Op: oracle.ChangeReplace, Path: next(), From: obj(), To: obj(), Call: next()},
-			{Op: oracle.ChangeAdd, Path: next(), To: obj(), Label: next()},
-			{Op: oracle.ChangeRemove, Path: next(), From: str()},
-			{Op: oracle.ChangeOp(next()), Path: next(), From: str(), To: str(), Folded: true},
-			{Op: oracle.ChangeReplace, Path: "", From: obj(), To: obj()},
-		}, Members: []oracle.MemberDiff{
-			{Collection: next(), ID: next(), Was: next(), Now: next(), Fields: []oracle.FieldDiff{
+	file := func() *change.FileDiff {
+		return &change.FileDiff{File: next(), State: change.FileChanged, Error: next(), Changes: []change.Change{
+			{Op: change.ChangeReplace, Path: next(), From: str(), To: str(), Label: next(), Words: words},
+			{Op: change.ChangeReplace, Path: next(), From: obj(), To: obj(), Call: next()},
+			{Op: change.ChangeAdd, Path: next(), To: obj(), Label: next()},
+			{Op: change.ChangeRemove, Path: next(), From: str()},
+			{Op: change.ChangeOp(next()), Path: next(), From: str(), To: str(), Folded: true},
+			{Op: change.ChangeReplace, Path: "", From: obj(), To: obj()},
+		}, Members: []change.MemberDiff{
+			{Collection: next(), ID: next(), Was: next(), Now: next(), Fields: []change.FieldDiff{
 				{Path: next(), Was: &statediff.Change{Op: statediff.Op(next()), From: str(), To: obj()}, Now: &statediff.Change{Op: statediff.Op(next()), From: obj(), To: str()}},
 				{Path: next(), Was: &statediff.Change{Op: "replace", From: str(), To: str()}, Now: &statediff.Change{Op: "replace", From: str(), To: str()}, FromWords: words, ToWords: words},
 				{Path: next(), Now: &statediff.Change{Op: "add", To: obj()}},
 				{Path: next(), Was: &statediff.Change{Op: "remove", From: obj()}},
 			}},
 			{Collection: next(), ID: next(), Now: "added", NewValue: obj()},
-			{ID: next(), Was: "removed", OldValue: obj(), Value: []oracle.Change{{Op: oracle.ChangeReplace, Path: next(), From: str(), To: str()}}},
-		}, Invisible: []oracle.Invisible{{Path: next(), Kind: next(), Detail: next()}}}
+			{ID: next(), Was: "removed", OldValue: obj(), Value: []change.Change{{Op: change.ChangeReplace, Path: next(), From: str(), To: str()}}},
+		}, Invisible: []change.Invisible{{Path: next(), Kind: next(), Detail: next()}}}
 	}
 	changed := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusChanged,
-		Label: oracle.LabelRegression, OldVerdict: env.Verdict(next()), NewVerdict: env.Verdict(next()), OldReward: &one, NewReward: &half,
+		Label: change.LabelRegression, OldVerdict: env.Verdict(next()), NewVerdict: env.Verdict(next()), OldReward: &one, NewReward: &half,
 		Violations: []string{next(), next()}, NewToolErrors: tes(), GoneToolErrors: tes(), ToolErrors: tes(), OldToolErrors: 3, ToolErrorsFrom: next(),
-		Checks: []oracle.CheckChange{{Label: next(), Kind: next(), Was: &yes, Now: &no}},
-		Story: &oracle.Story{Checks: []oracle.CheckChange{
-			{Label: next(), Kind: next(), OldKind: next(), Was: &yes, Now: &no, NewDetail: newDetail, OldDetail: &oldDetail, Words: oracle.WordDiff(oldDetail+" same", newDetail+" same")},
+		Checks: []change.CheckChange{{Label: next(), Kind: next(), Was: &yes, Now: &no}},
+		Story: &change.Story{Checks: []change.CheckChange{
+			{Label: next(), Kind: next(), OldKind: next(), Was: &yes, Now: &no, NewDetail: newDetail, OldDetail: &oldDetail, Words: change.WordDiff(oldDetail+" same", newDetail+" same")},
 			{Label: next(), Kind: next(), Was: &no, Now: &no, NewDetail: next(), OldDetail: &oldDetail},
 			{Label: next(), Now: &yes, NewDetail: next()},
 			{Label: next(), Was: &yes, OldDetail: &oldDetail},
 		}, NewViolations: []string{next()}, GoneViolations: []string{next()}},
-		Files: []*oracle.FileDiff{file(), {File: next(), State: oracle.FileUnreadable, Error: next()}, {File: next(), State: oracle.FileMissing}}}
+		Files: []*change.FileDiff{file(), {File: next(), State: change.FileUnreadable, Error: next()}, {File: next(), State: change.FileMissing}}}
 	same := *changed // a second case with the same change
 	same.Case = next()
 	errored := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusError, Error: next()}
 	diverged := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusNondeterministic,
 		Divergence: &oracle.Divergence{Run: 2, Diff: file()}}
-	unknown := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.Status(next()), Label: oracle.Label(next()),
-		Files: []*oracle.FileDiff{file()}, Divergence: &oracle.Divergence{Run: 3}}
+	unknown := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.Status(next()), Label: change.Label(next()),
+		Files: []*change.FileDiff{file()}, Divergence: &oracle.Divergence{Run: 3}}
 	missing := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusMissing, NewVerdict: env.Verdict(next())}
 	unchanged := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusUnchanged}
 	r := &oracle.Report{FormatVersion: oracle.ReportFormat, Oracle: next(), Shard: next(),
@@ -170,9 +171,9 @@ func TestTextShowsHostileStringsAsText(t *testing.T) {
 			}
 			checkTextIsText(t, fmt.Sprintf("text (%s) of %q", name, h), out.Bytes())
 		}
-		var diffs []oracle.PathDiff
+		var diffs []change.PathDiff
 		for _, f := range r.Cases[0].Files {
-			diffs = append(diffs, oracle.PathDiff{Path: f.File, Diff: f})
+			diffs = append(diffs, change.PathDiff{Path: f.File, Diff: f})
 		}
 		var out bytes.Buffer
 		if err := PathDiffs(&out, diffs, testColors); err != nil {

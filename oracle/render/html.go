@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // HTML writes the report as one self-contained page (no network, no file
@@ -128,7 +129,7 @@ func htmlCaseOf(n int, c *oracle.CaseReport, o Options) htmlCase {
 	return hc
 }
 
-func htmlToolErrors(tes []oracle.FailedCall) []htmlToolError {
+func htmlToolErrors(tes []change.FailedCall) []htmlToolError {
 	var out []htmlToolError
 	for _, te := range tes {
 		out = append(out, htmlToolError{Call: te.Call, Tool: safe(te.Tool), Code: safe(te.Code), Message: safe(te.Message)})
@@ -332,21 +333,21 @@ func htmlSegs(ss []seg) template.HTML {
 	return template.HTML(b.String())
 }
 
-func signOf(op oracle.ChangeOp) string {
+func signOf(op change.ChangeOp) string {
 	switch op {
-	case oracle.ChangeAdd:
+	case change.ChangeAdd:
 		return "+"
-	case oracle.ChangeRemove:
+	case change.ChangeRemove:
 		return "-"
 	}
 	return "~"
 }
 
-func htmlChangeRow(ch oracle.Change) htmlRow {
+func htmlChangeRow(ch change.Change) htmlRow {
 	return htmlRow{Sign: signOf(ch.Op), Where: safe(pathOf(ch)), About: safe(ch.Label), Value: htmlSegs(changeSegs(ch, 0))}
 }
 
-func htmlFileOf(f *oracle.FileDiff) htmlFile {
+func htmlFileOf(f *change.FileDiff) htmlFile {
 	hf := htmlFile{Name: safe(f.File), State: safe(string(f.State)), Error: safe(f.Error)}
 	for _, ch := range f.Unfolded() {
 		hf.Rows = append(hf.Rows, htmlChangeRow(ch))

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/browsertest"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
@@ -26,20 +27,20 @@ func sampleReport() *oracle.Report {
 	fresh := strings.Replace(old, "close 2026", "close on 2026", 1)
 	r := &oracle.Report{Cases: []*oracle.CaseReport{
 		{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: oracle.StatusChanged,
-			Label: oracle.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
-			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
-				{Op: oracle.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date", Folded: true},
-				{Op: oracle.ChangeReplace, Path: "/deals", From: []byte(`{"deals":[` + strings.Repeat(`{"id":"OPP-001","amount":1000},`, 8) + `{"id":"OPP-LAST","amount":1}]}`), To: []byte(`{"deals":[]}`)},
-			}, Invisible: []oracle.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
-			Checks: []oracle.CheckChange{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
-			Story: &oracle.Story{Checks: []oracle.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
+			Label: change.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
+			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
+				{Op: change.ChangeReplace, Path: "/checks/1/passed", From: []byte("true"), To: []byte("false"), Label: "Names the close date", Folded: true},
+				{Op: change.ChangeReplace, Path: "/deals", From: []byte(`{"deals":[` + strings.Repeat(`{"id":"OPP-001","amount":1000},`, 8) + `{"id":"OPP-LAST","amount":1}]}`), To: []byte(`{"deals":[]}`)},
+			}, Invisible: []change.Invisible{{Path: "/agentOutput", Kind: "escaping", Detail: `escaping of "&" changed (& → \u0026)`}}}},
+			Checks: []change.CheckChange{{Label: "Answers", Kind: "required", Was: &yes, Now: &yes}, {Label: "Names the close date", Kind: "required", Was: &yes, Now: &no}},
+			Story: &change.Story{Checks: []change.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
 				NewDetail: "no close date in the answer"}}},
-			ToolErrors: []oracle.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
+			ToolErrors: []change.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
-			Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
-				{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
+			Files: []*change.FileDiff{{File: "state-diff.json", State: change.FileChanged, Members: []change.MemberDiff{
+				{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []change.FieldDiff{
 					{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high")}}}},
 			}}}},
 		{Case: "crm/solver/TASK-003", Env: "crm", Agent: "solver", Task: "TASK-003", Status: oracle.StatusMissing},
@@ -213,14 +214,14 @@ var htmlWhole = template.Must(template.Must(htmlPage.Clone()).New("whole").Parse
 func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 	one, half := 1.0, 0.5
 	odd := "a & b <script>alert(1)</script> \"q\" 'x' \u2028 `tick` {{.}}"
-	changed := &oracle.CaseReport{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: oracle.LabelRegression,
+	changed := &oracle.CaseReport{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: change.LabelRegression,
 		OldVerdict: "pass", NewVerdict: "fail", OldReward: &one, NewReward: &half,
-		Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-			{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: oracle.WordDiff(odd, odd+"!")},
+		Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+			{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: change.WordDiff(odd, odd+"!")},
 		}}},
-		ToolErrors:     []oracle.FailedCall{{Tool: "get", Code: "not_found", Message: odd}},
-		NewToolErrors:  []oracle.FailedCall{{Call: 2, Tool: "set", Code: "bad", Message: odd}},
-		GoneToolErrors: []oracle.FailedCall{{Call: 1, Tool: "get", Code: "gone", Message: odd}}}
+		ToolErrors:     []change.FailedCall{{Tool: "get", Code: "not_found", Message: odd}},
+		NewToolErrors:  []change.FailedCall{{Call: 2, Tool: "set", Code: "bad", Message: odd}},
+		GoneToolErrors: []change.FailedCall{{Call: 1, Tool: "get", Code: "gone", Message: odd}}}
 	plain := func(task string, st oracle.Status) *oracle.CaseReport {
 		return &oracle.CaseReport{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: st, NewVerdict: "pass"}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,12 +20,12 @@ func TestJUnitCarriesTheDiff(t *testing.T) {
 	one, half := 1.0, 0.5
 	old, fresh := "the deals close 2026-07-15 & <soon>", "the deals close on 2026-07-15 & <soon>"
 	r := &oracle.Report{Cases: []*oracle.CaseReport{
-		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: oracle.LabelRegression,
+		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: change.LabelRegression,
 			OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
-			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: oracle.WordDiff(old, fresh)},
+			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
 			}}},
-			ToolErrors: []oracle.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
+			ToolErrors: []change.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
 	}}
 	var out bytes.Buffer
@@ -130,12 +131,12 @@ func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
 	one, half := 1.0, 0.5
 	odd := "a & b <c> \"q\" 'x'\ttab\nline ]]> end \xff \u2028"
 	changed := func(env, task string) *oracle.CaseReport {
-		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: oracle.StatusChanged, Label: oracle.LabelRegression,
+		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: oracle.StatusChanged, Label: change.LabelRegression,
 			OldVerdict: "pass", NewVerdict: "fail", OldReward: &one, NewReward: &half, Elapsed: 1500 * time.Millisecond,
-			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-				{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: oracle.WordDiff(odd, odd+"!")},
+			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: change.WordDiff(odd, odd+"!")},
 			}}},
-			ToolErrors: []oracle.FailedCall{{Tool: "get", Code: "not_found", Message: odd}}}
+			ToolErrors: []change.FailedCall{{Tool: "get", Code: "not_found", Message: odd}}}
 	}
 	plain := func(env, task string, st oracle.Status) *oracle.CaseReport {
 		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: st}

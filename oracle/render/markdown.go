@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // The bounds of the Markdown report. GitHub takes 65,536 characters in a
@@ -248,7 +249,7 @@ func mdNote(c *oracle.CaseReport, o Options) string {
 
 // mdCheckSegs renders a story's check in one cell: its label, kind and
 // outcome, and its detail with the deleted and inserted words marked.
-func mdCheckSegs(ch oracle.CheckChange) string {
+func mdCheckSegs(ch change.CheckChange) string {
 	ss := checkSegs(ch)
 	var b strings.Builder
 	b.WriteString(mdText(ss[0].text))
@@ -335,7 +336,7 @@ func passedWord(b *bool) string {
 	return "failed"
 }
 
-func writeMarkdownToolErrors(w io.Writer, tes []oracle.FailedCall, compact bool) {
+func writeMarkdownToolErrors(w io.Writer, tes []change.FailedCall, compact bool) {
 	fmt.Fprintln(w, "| call | tool | code | message |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- |")
 	for i, te := range tes {
@@ -352,7 +353,7 @@ func writeMarkdownToolErrors(w io.Writer, tes []oracle.FailedCall, compact bool)
 	fmt.Fprintln(w)
 }
 
-func writeMarkdownFile(w io.Writer, f *oracle.FileDiff, program string) {
+func writeMarkdownFile(w io.Writer, f *change.FileDiff, program string) {
 	fmt.Fprintf(w, "**%s**", mdText(f.File))
 	if note := stateNote(f.State, program); note != "" {
 		fmt.Fprint(w, " ("+mdText(note)+")")
@@ -419,7 +420,7 @@ func writeMarkdownFile(w io.Writer, f *oracle.FileDiff, program string) {
 
 // writeMarkdownChanges writes a table of changes, at most mdMaxRows rows
 // and a last one that counts the others.
-func writeMarkdownChanges(w io.Writer, changes []oracle.Change) {
+func writeMarkdownChanges(w io.Writer, changes []change.Change) {
 	fmt.Fprintln(w, "| op | path | check | old | new |")
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- |")
 	for i, ch := range changes {
@@ -435,7 +436,7 @@ func writeMarkdownChanges(w io.Writer, changes []oracle.Change) {
 
 // changeSides renders a change's old and new cells; a word diff marks the
 // deleted words in the old cell and the inserted ones in the new.
-func changeSides(ch oracle.Change) (string, string) {
+func changeSides(ch change.Change) (string, string) {
 	if ch.Words != nil {
 		ss := wordSegs(ch.Words)
 		return mdSegs(ss, false), mdSegs(ss, true)
@@ -448,7 +449,7 @@ func changeSides(ch oracle.Change) (string, string) {
 // plain and the words that differ are marked (<del> in the baseline's cell,
 // <ins> in the fresh one), long strings with a window of context around
 // each change, as in the text and HTML reports.
-func fieldSides(fd oracle.FieldDiff) (old, fresh string) {
+func fieldSides(fd change.FieldDiff) (old, fresh string) {
 	if fd.Was != nil && fd.Now != nil && fd.Was.Op == fd.Now.Op {
 		ss := fieldDiffSegs(fd, 0)
 		return mdSegs(ss, false), mdSegs(ss, true)
@@ -462,7 +463,7 @@ func fieldSides(fd oracle.FieldDiff) (old, fresh string) {
 	return old, fresh
 }
 
-func mdPath(ch oracle.Change) string {
+func mdPath(ch change.Change) string {
 	if ch.WholeDocument() {
 		return mdText(wholeDocument)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
@@ -22,19 +23,19 @@ const githubCommentLimit = 65536
 // changedCase is a changed case of e/a/TASK-n whose answer changed from
 // old to fresh, with a flipped check.
 func changedCase(n int, old, fresh string) *oracle.CaseReport {
-	var words []oracle.Span
+	var words []change.Span
 	if len(old) < 1000 {
-		words = oracle.WordDiff(old, fresh)
+		words = change.WordDiff(old, fresh)
 	}
 	yes, no := true, false
 	one, zero := 1.0, 0.0
 	task := fmt.Sprintf("TASK-%05d", n)
 	return &oracle.CaseReport{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: oracle.StatusChanged,
-		Label: oracle.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &zero,
-		Story: &oracle.Story{Checks: []oracle.CheckChange{{Label: "Names the total", Kind: "required", Was: &yes, Now: &no, NewDetail: "answered " + fresh}}},
-		Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: []oracle.Change{
-			{Op: oracle.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: words},
-			{Op: oracle.ChangeReplace, Path: "/verdict", From: quote("pass"), To: quote("fail"), Folded: true},
+		Label: change.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &zero,
+		Story: &change.Story{Checks: []change.CheckChange{{Label: "Names the total", Kind: "required", Was: &yes, Now: &no, NewDetail: "answered " + fresh}}},
+		Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
+			{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: words},
+			{Op: change.ChangeReplace, Path: "/verdict", From: quote("pass"), To: quote("fail"), Folded: true},
 		}}}}
 }
 
@@ -50,7 +51,7 @@ func reportOf(cases []*oracle.CaseReport) *oracle.Report {
 		case oracle.StatusUnchanged:
 			r.Summary.Unchanged++
 		}
-		if c.Label == oracle.LabelRegression {
+		if c.Label == change.LabelRegression {
 			r.Summary.Regressions++
 		}
 	}
@@ -103,7 +104,7 @@ func TestMarkdownStaysUnderTheHostsLimits(t *testing.T) {
 	huge.Files[0].Changes[0].Words = nil // they share no word: the diff shows old → new
 	bigFile := changedCase(2, "a", "b")
 	for i := range 10_000 {
-		bigFile.Files[0].Changes = append(bigFile.Files[0].Changes, oracle.Change{Op: oracle.ChangeReplace,
+		bigFile.Files[0].Changes = append(bigFile.Files[0].Changes, change.Change{Op: change.ChangeReplace,
 			Path: fmt.Sprintf("/calls/%d/output", i), From: quote(strings.Repeat("x", 400)), To: quote(strings.Repeat("y", 400))})
 	}
 	for _, tt := range []struct {
@@ -177,19 +178,19 @@ func TestMarkdownMentionsAndURLsStayText(t *testing.T) {
 	values := []string{"@octocat", "ping @github/security now", "see https://evil.test/login?x=1", "http://x.test", "www.evil.test/a",
 		"WWW.Evil.test", "mail a@b.test", "mailto:a@b.test", "xmpp:a@b.test", "ftp://files.test/x", "fixes #12", "GH #3", "a@b"}
 	yes, no := true, false
-	var changes []oracle.Change
-	var tes []oracle.FailedCall
-	var checks []oracle.CheckChange
+	var changes []change.Change
+	var tes []change.FailedCall
+	var checks []change.CheckChange
 	for i, v := range values {
-		changes = append(changes, oracle.Change{Op: oracle.ChangeReplace, Path: "/" + v, From: quote(v), To: quote(v + " !"), Label: v,
-			Words: oracle.WordDiff(v, v+" !")})
-		tes = append(tes, oracle.FailedCall{Call: i + 1, Tool: v, Code: v, Message: v})
-		checks = append(checks, oracle.CheckChange{Label: v, Kind: "required", Was: &yes, Now: &no, NewDetail: v})
+		changes = append(changes, change.Change{Op: change.ChangeReplace, Path: "/" + v, From: quote(v), To: quote(v + " !"), Label: v,
+			Words: change.WordDiff(v, v+" !")})
+		tes = append(tes, change.FailedCall{Call: i + 1, Tool: v, Code: v, Message: v})
+		checks = append(checks, change.CheckChange{Label: v, Kind: "required", Was: &yes, Now: &no, NewDetail: v})
 	}
 	r := reportOf([]*oracle.CaseReport{
 		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Fail,
-			Story: &oracle.Story{Checks: checks, NewViolations: values}, NewToolErrors: tes,
-			Files: []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: changes}}},
+			Story: &change.Story{Checks: checks, NewViolations: values}, NewToolErrors: tes,
+			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: changes}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: strings.Join(values, " ")},
 	})
 	var md bytes.Buffer

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/google/go-cmp/cmp"
 	"github.com/yuin/goldmark"
@@ -105,18 +106,18 @@ func quote(s string) json.RawMessage {
 // notes hold every character Markdown or HTML could read as syntax, and
 // checks with a CommonMark renderer that each cell's text is the value.
 func TestMarkdownCellsRenderTheValues(t *testing.T) {
-	var changes []oracle.Change
+	var changes []change.Change
 	for i, v := range hostile {
-		changes = append(changes, oracle.Change{Op: oracle.ChangeReplace, Path: "/checks/" + string(rune('0'+i%10)) + "/detail",
+		changes = append(changes, change.Change{Op: change.ChangeReplace, Path: "/checks/" + string(rune('0'+i%10)) + "/detail",
 			From: quote(v), To: quote(v + "!"), Label: v})
 	}
-	words := oracle.WordDiff("the `open` deals | & * close 2026-07-15.", "the `open` deals | & * close on 2026-07-15.")
-	changes = append(changes, oracle.Change{Op: oracle.ChangeReplace, Path: "/agentOutput",
+	words := change.WordDiff("the `open` deals | & * close 2026-07-15.", "the `open` deals | & * close on 2026-07-15.")
+	changes = append(changes, change.Change{Op: change.ChangeReplace, Path: "/agentOutput",
 		From: quote("the `open` deals | & * close 2026-07-15."), To: quote("the `open` deals | & * close on 2026-07-15."), Words: words})
 	r := &oracle.Report{Cases: []*oracle.CaseReport{
 		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass,
-			Files:      []*oracle.FileDiff{{File: "result.json", State: oracle.FileChanged, Changes: changes}},
-			ToolErrors: []oracle.FailedCall{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
+			Files:      []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: changes}},
+			ToolErrors: []change.FailedCall{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
 		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
 	}}
 	var md bytes.Buffer
@@ -168,13 +169,13 @@ func TestMarkdownMembers(t *testing.T) {
 		"the largest single deal accounts for a quarter of it and, with Marrow & Finch | `MF`, will close "
 	oldNote, newNote := long+"2026-07-15.", long+"on 2026-07-15."
 	r := &oracle.Report{Cases: []*oracle.CaseReport{{Case: "e/a/T", Env: "e", Agent: "a", Task: "T", Status: oracle.StatusChanged,
-		Files: []*oracle.FileDiff{{File: "state-diff.json", State: oracle.FileChanged, Members: []oracle.MemberDiff{
-			{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []oracle.FieldDiff{
+		Files: []*change.FileDiff{{File: "state-diff.json", State: change.FileChanged, Members: []change.MemberDiff{
+			{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []change.FieldDiff{
 				{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high | `low`")}},
 				{Path: "/note", Was: &statediff.Change{Op: "replace", From: quote("none"), To: quote(oldNote)},
-					Now: &statediff.Change{Op: "replace", From: quote("none"), To: quote(newNote)}, ToWords: oracle.WordDiff(oldNote, newNote)},
+					Now: &statediff.Change{Op: "replace", From: quote("none"), To: quote(newNote)}, ToWords: change.WordDiff(oldNote, newNote)},
 				{Path: "/status", Was: &statediff.Change{Op: "replace", From: quote("open"), To: quote("pending")},
-					Now: &statediff.Change{Op: "replace", From: quote("open"), To: quote("closed")}, ToWords: oracle.WordDiff("pending", "closed")},
+					Now: &statediff.Change{Op: "replace", From: quote("open"), To: quote("closed")}, ToWords: change.WordDiff("pending", "closed")},
 				{Path: "/count", Was: &statediff.Change{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("2")},
 					Now: &statediff.Change{Op: "replace", From: json.RawMessage("1"), To: json.RawMessage("3")}},
 			}},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // escaped is the text of a redacted value or place, which tools and agents
@@ -67,7 +68,7 @@ func redactedSummary(r *oracle.Report, o Options) string {
 
 // redactionLines says how the rules take part in the differences of a
 // file, one line each: the note, and where.
-func redactionLines(f *oracle.FileDiff) []string {
+func redactionLines(f *change.FileDiff) []string {
 	var out []string
 	for _, n := range f.Redactions {
 		pointers := make([]string, len(n.Pointers))
@@ -111,7 +112,7 @@ func shownLines(cr *oracle.CaseReport) []string {
 
 // writeTextRedactions writes the redaction lines of a file of the text
 // report.
-func writeTextRedactions(w io.Writer, f *oracle.FileDiff, indent string, c Colors) {
+func writeTextRedactions(w io.Writer, f *change.FileDiff, indent string, c Colors) {
 	for _, line := range redactionLines(f) {
 		fmt.Fprintf(w, "%s  %s %s\n", indent, c.paint(c.Warn, "!"), line)
 	}
@@ -135,7 +136,7 @@ func shows(cr *oracle.CaseReport) bool { return cr.Redacted != nil && len(cr.Red
 
 // htmlRedactionRows are the rows of a file's diff on the HTML page that
 // say how the rules take part in its differences.
-func htmlRedactionRows(f *oracle.FileDiff) []htmlRow {
+func htmlRedactionRows(f *change.FileDiff) []htmlRow {
 	var out []htmlRow
 	for _, line := range redactionLines(f) {
 		out = append(out, htmlRow{Sign: "!", Note: line})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -47,9 +48,9 @@ func redactedReport() *oracle.Report {
 		}}}
 	changed := &oracle.CaseReport{Case: "stamp/solver/TASK-002", Env: "stamp", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
 		Redacted: &oracle.Redacted{Values: 1, Differ: intp(0)},
-		Files: []*oracle.FileDiff{{File: "calls.json", State: oracle.FileChanged,
-			Changes: []oracle.Change{{Op: oracle.ChangeReplace, Path: "/0/input", From: []byte(`"[redacted: object]"`), To: []byte(`{"item":"widget"}`)}},
-			Redactions: []oracle.RedactionNote{{Cause: "redaction-removed", Count: 7, Pointers: []string{"/0/input", "/1/input"},
+		Files: []*change.FileDiff{{File: "calls.json", State: change.FileChanged,
+			Changes: []change.Change{{Op: change.ChangeReplace, Path: "/0/input", From: []byte(`"[redacted: object]"`), To: []byte(`{"item":"widget"}`)}},
+			Redactions: []change.RedactionNote{{Cause: "redaction-removed", Count: 7, Pointers: []string{"/0/input", "/1/input"},
 				Note: "the baseline holds a redaction marker that no rule makes now"}}}}}
 	r := &oracle.Report{Cases: []*oracle.CaseReport{unchanged, changed}}
 	r.Summary = oracle.Summary{Total: 2, Unchanged: 1, Changed: 1, RedactedDiffer: 2, RedactedCases: 1}
@@ -120,7 +121,7 @@ func TestRedactedLinesAreEscaped(t *testing.T) {
 			t.Errorf("a shown line holds a control character: %q", line)
 		}
 	}
-	f := &oracle.FileDiff{Redactions: []oracle.RedactionNote{{Note: "n", Count: 1, Pointers: []string{"/\x1b[1m"}}}}
+	f := &change.FileDiff{Redactions: []change.RedactionNote{{Note: "n", Count: 1, Pointers: []string{"/\x1b[1m"}}}}
 	if lines := redactionLines(f); len(lines) != 1 || strings.Contains(lines[0], "\x1b") {
 		t.Errorf("redaction lines %q", lines)
 	}

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -235,7 +236,7 @@ type seg struct {
 
 // changeSegs renders a change's values: the word diff of a replaced string,
 // or the old and new values.
-func changeSegs(ch oracle.Change, maxValue int) []seg {
+func changeSegs(ch change.Change, maxValue int) []seg {
 	if ch.Words != nil {
 		return wordSegs(ch.Words)
 	}
@@ -252,15 +253,15 @@ func changeSegs(ch oracle.Change, maxValue int) []seg {
 
 // wordSegs renders a word diff as one quoted string, its text as it is
 // (as valueSeg shows a string).
-func wordSegs(spans []oracle.Span) []seg {
+func wordSegs(spans []change.Span) []seg {
 	out := []seg{{op: plain, text: `"`}}
 	for _, s := range spans {
 		switch s.Op {
-		case oracle.Deleted:
+		case change.Deleted:
 			out = append(out, seg{op: deleted, text: s.Text})
-		case oracle.Inserted:
+		case change.Inserted:
 			out = append(out, seg{op: inserted, text: s.Text})
-		case oracle.Elided:
+		case change.Elided:
 			out = append(out, seg{op: elided, text: "…"})
 		default:
 			out = append(out, seg{op: plain, text: s.Text})
@@ -271,7 +272,7 @@ func wordSegs(spans []oracle.Span) []seg {
 
 // sideSegs renders what two sides record at one place: the value when they
 // agree, its word diff when both are strings, else old and new marked.
-func sideSegs(a, b json.RawMessage, words []oracle.Span, maxValue int) []seg {
+func sideSegs(a, b json.RawMessage, words []change.Span, maxValue int) []seg {
 	switch {
 	case bytes.Equal(a, b):
 		return []seg{valueSeg(plain, a, maxValue)}
@@ -299,7 +300,7 @@ func fieldSegs(f *statediff.Change, maxValue int) []seg {
 
 // fieldDiffSegs renders a field change of a state-diff member as both
 // sides record it.
-func fieldDiffSegs(f oracle.FieldDiff, maxValue int) []seg {
+func fieldDiffSegs(f change.FieldDiff, maxValue int) []seg {
 	switch {
 	case f.Was == nil:
 		return fieldSegs(f.Now, maxValue)
@@ -356,7 +357,7 @@ func jsonString(v json.RawMessage) (string, bool) {
 // checkSegs renders one check of a story: its label and kind, how its
 // outcome moved, and its detail (the word diff of a changed detail, old →
 // new when they share no word).
-func checkSegs(ch oracle.CheckChange) []seg {
+func checkSegs(ch change.CheckChange) []seg {
 	head := `"` + ch.Label + `"`
 	if ch.Kind != "" {
 		kind := ch.Kind
@@ -383,7 +384,7 @@ func checkSegs(ch oracle.CheckChange) []seg {
 
 // checkMark is the mark of a story's check: ✓ when it passes now, ✗ when it
 // fails, - when it is gone.
-func checkMark(ch oracle.CheckChange) string {
+func checkMark(ch change.CheckChange) string {
 	switch {
 	case ch.Now == nil:
 		return "-"
@@ -406,9 +407,9 @@ func attention(r *oracle.Report) []*oracle.CaseReport {
 
 // filesOf returns the file diffs of a case: its changes, or how its runs
 // diverged.
-func filesOf(c *oracle.CaseReport) []*oracle.FileDiff {
+func filesOf(c *oracle.CaseReport) []*change.FileDiff {
 	if c.Divergence != nil && c.Divergence.Diff != nil {
-		return []*oracle.FileDiff{c.Divergence.Diff}
+		return []*change.FileDiff{c.Divergence.Diff}
 	}
 	return c.Files
 }
@@ -422,7 +423,7 @@ func missingFile(program string) string {
 const wholeDocument = "the whole document changed"
 
 // pathOf is a change's path as reports print it.
-func pathOf(ch oracle.Change) string {
+func pathOf(ch change.Change) string {
 	if ch.WholeDocument() {
 		return "(" + wholeDocument + ")"
 	}
@@ -431,13 +432,13 @@ func pathOf(ch oracle.Change) string {
 
 // stateNote says in words how a file differs as a whole, "" for a changed
 // or unreadable file; program names the command that adds a missing one.
-func stateNote(s oracle.FileState, program string) string {
+func stateNote(s change.FileState, program string) string {
 	switch s {
-	case oracle.FileAdded:
+	case change.FileAdded:
 		return "new file"
-	case oracle.FileRemoved:
+	case change.FileRemoved:
 		return "file gone"
-	case oracle.FileMissing:
+	case change.FileMissing:
 		return missingFile(program)
 	}
 	return ""

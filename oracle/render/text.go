@@ -9,6 +9,7 @@ import (
 	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/internal/spool"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/change"
 )
 
 // Colors paints parts of the text report. The zero value paints nothing;
@@ -275,7 +276,7 @@ const noCallsNote = "no calls.json is compared for this case, so which are new i
 
 // callName names a tool error's call: "#5 reassign_opportunity", or the
 // tool alone when the number is not known.
-func callName(te oracle.FailedCall) string {
+func callName(te change.FailedCall) string {
 	if te.Call == 0 {
 		return te.Tool
 	}
@@ -284,7 +285,7 @@ func callName(te oracle.FailedCall) string {
 
 // goneList is the errors that disappeared on one line:
 // "#3 create_ticket (invalid_input), #5 get_ticket (not_found)".
-func goneList(tes []oracle.FailedCall) string {
+func goneList(tes []change.FailedCall) string {
 	parts := make([]string, len(tes))
 	for i, te := range tes {
 		parts[i] = callName(te)
@@ -362,7 +363,7 @@ func fileHeading(name string) string {
 
 // memberSign is the sign of a state-diff member's line: + now in a list
 // of the state diff, - no longer in one, ~ in another or the same list.
-func memberSign(m oracle.MemberDiff) string {
+func memberSign(m change.MemberDiff) string {
 	switch {
 	case m.Was == "":
 		return "+"
@@ -372,13 +373,13 @@ func memberSign(m oracle.MemberDiff) string {
 	return "~"
 }
 
-func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
+func writeFileDiff(w io.Writer, f *change.FileDiff, indent string, o Options) {
 	c, maxValue := o.Colors, o.MaxValue
 	fmt.Fprintf(w, "%s%s", indent, c.paint(c.Bold, fileHeading(f.File)))
 	if note := stateNote(f.State, o.program()); note != "" {
 		fmt.Fprint(w, " ("+safe(note)+")")
 	}
-	if f.State == oracle.FileUnreadable {
+	if f.State == change.FileUnreadable {
 		fmt.Fprint(w, ": "+safe(f.Error))
 	}
 	fmt.Fprintln(w)
@@ -438,7 +439,7 @@ func writeFileDiff(w io.Writer, f *oracle.FileDiff, indent string, o Options) {
 
 // foldedNote names the folded changes of a file on one line, and the
 // command that lists them.
-func foldedNote(folded []oracle.Change, unfold string) string {
+func foldedNote(folded []change.Change, unfold string) string {
 	paths := make([]string, len(folded))
 	for i, ch := range folded {
 		paths[i] = ch.Path
@@ -452,7 +453,7 @@ func foldedNote(folded []oracle.Change, unfold string) string {
 
 // PathDiffs writes the result of oracle.DiffPaths as text. It returns the
 // first error writing to w.
-func PathDiffs(out io.Writer, diffs []oracle.PathDiff, c Colors) error {
+func PathDiffs(out io.Writer, diffs []change.PathDiff, c Colors) error {
 	w := &errWriter{w: out}
 	for _, d := range diffs {
 		f := *d.Diff

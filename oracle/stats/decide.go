@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -38,6 +39,11 @@ type Options struct {
 	// 1, 3 and 5. A task side with fewer graded runs than k has no value
 	// for it.
 	K []int
+	// ForbiddenBudget (0 ≤ b < 1) is the share of runs a confirmed
+	// forbidden effect is allowed: 0, the default, allows none (any
+	// candidate run with one is a regression); above 0, a regression when
+	// the exact test says the effect's rate is above it.
+	ForbiddenBudget float64
 }
 
 // MaxK is the most values of k a decision computes pass^k and pass@k for.
@@ -47,14 +53,24 @@ const MaxK = 16
 // that go with it. It is plain data for the reports: the same
 // distributions give the same Decision.
 type Decision struct {
-	// Verdict decides the gate: Regression when the pass rates' interval
-	// lies below −Margin or any task gained a forbidden effect (a Finding
-	// with Regression set), Improvement when the interval lies above
-	// +Margin, otherwise NoChange.
+	// Verdict decides the gate: Regression when the mean pass rate's
+	// interval lies below −Margin, any task's own exact test says it
+	// dropped (Dropped) or a severe finding is one on its own (a Finding
+	// with Regression set); Improvement when the interval lies above
+	// +Margin and nothing is a regression; otherwise NoChange.
 	Verdict Conclusion `json:"verdict"`
-	// RatesVerdict is what the pass rates alone say.
+	// RatesVerdict is what the mean pass rate alone says.
 	RatesVerdict Conclusion `json:"ratesVerdict"`
-	Margin       float64    `json:"margin"`
+	// Dropped lists the tasks whose own exact test says they dropped, and
+	// Rose those whose test says they rose (which alone decides nothing).
+	Dropped []string `json:"dropped"`
+	Rose    []string `json:"rose"`
+	// MeanAlpha and TaskAlpha are the false-alarm budget's shares: the
+	// two-sided level of the mean's interval, and that of the tasks' own
+	// tests over all of them.
+	MeanAlpha float64 `json:"meanAlpha"`
+	TaskAlpha float64 `json:"taskAlpha"`
+	Margin    float64 `json:"margin"`
 	// Tasks is the number of tasks compared: those with graded runs on
 	// both sides. Excluded lists the others.
 	Tasks    int      `json:"tasks"`
@@ -65,7 +81,8 @@ type Decision struct {
 	BaselineRate  float64 `json:"baselineRate"`
 	CandidateRate float64 `json:"candidateRate"`
 	Difference    float64 `json:"difference"`
-	// Interval is the gate's 95% interval of Difference: the hull of
+	// Interval is the gate's interval of Difference, at the level
+	// 1 − MeanAlpha (96%): the hull of
 	// TasksInterval and RunsInterval, so that a change is declared only
 	// when both say so.
 	Interval Interval `json:"interval"`
@@ -94,7 +111,8 @@ type Decision struct {
 	PerTask []TaskResult `json:"perTask"`
 }
 
-// TaskResult is one task's diagnostics. They do not decide the gate.
+// TaskResult is one task's counts and tests; its own exact test of a drop
+// decides the gate (Move Dropped), the rest are diagnostics.
 type TaskResult struct {
 	Task      string `json:"task"`
 	Baseline  Side   `json:"baseline"`
@@ -109,6 +127,19 @@ type TaskResult struct {
 	// of tasks compared.
 	FisherP float64 `json:"fisherP"`
 	HolmP   float64 `json:"holmP"`
+	// DropP is the one-sided Fisher exact p-value that the candidate's
+	// pass rate is lower than the baseline's, and DropAdjusted it adjusted
+	// over the tasks compared (Tarone's family, Holm's steps: 1 for a task
+	// whose margins cannot reach the level); RiseP and RiseAdjusted the
+	// same the other way.
+	DropP        float64 `json:"dropP"`
+	DropAdjusted float64 `json:"dropAdjusted"`
+	RiseP        float64 `json:"riseP"`
+	RiseAdjusted float64 `json:"riseAdjusted"`
+	// Move is what the task did: Dropped or Rose when its adjusted test
+	// is at most TaskAlpha, WithinNoise when its rate moved less than
+	// that, Same when it did not move; "" when not compared.
+	Move TaskMove `json:"move,omitempty"`
 }
 
 // Side is one side's counts for a task.
@@ -172,7 +203,8 @@ func Decide(pairs []Pair, opts Options) (*Decision, error) {
 			}
 		}
 	}
-	d := &Decision{Margin: opts.Margin, Excluded: []string{}, Findings: []Alarm{}, PassK: []PassKMean{}}
+	d := &Decision{Margin: opts.Margin, Excluded: []string{}, Findings: []Alarm{}, PassK: []PassKMean{},
+		Dropped: []string{}, Rose: []string{}, MeanAlpha: MeanAlpha, TaskAlpha: TaskAlpha}
 	var compared []int // indices into PerTask
 	for _, p := range pairs {
 		tr := TaskResult{Task: p.Task, Baseline: sideOf(p.Baseline, ks), Candidate: sideOf(p.Candidate, ks)}
@@ -204,20 +236,72 @@ func Decide(pairs []Pair, opts Options) (*Decision, error) {
 	d.Tasks = len(compared)
 	d.intervals(compared)
 	d.RatesVerdict = verdictOf(d.Interval, opts.Margin)
+	d.taskTests(compared)
+	if d.Tasks == 1 {
+		// one task: the mean is the task, and its exact tests decide
+		t := d.PerTask[compared[0]]
+		d.RatesVerdict = NoChange
+		switch {
+		case t.DropP <= MeanAlpha/2 && -t.Difference > opts.Margin:
+			d.RatesVerdict = Regression
+		case t.RiseP <= MeanAlpha/2 && t.Difference > opts.Margin:
+			d.RatesVerdict = Improvement
+		}
+	}
 	d.passK(compared, ks)
-	d.Findings = findings(pairs, d.PerTask)
+	d.Findings = findings(pairs, d.PerTask, opts)
 	d.Verdict = d.RatesVerdict
+	if len(d.Dropped) > 0 {
+		d.Verdict = Regression
+	}
 	for _, f := range d.Findings {
 		if f.Regression {
 			d.Verdict = Regression
 		}
 	}
+	d.round()
 	return d, nil
+}
+
+// taskTests runs each compared task's own one-sided exact tests, a drop
+// and a rise, adjusts them over the tasks (taroneHolm at TaskAlpha) and
+// sets each task's Move.
+func (d *Decision) taskTests(compared []int) {
+	dropP, dropMin := make([]float64, len(compared)), make([]float64, len(compared))
+	riseP, riseMin := make([]float64, len(compared)), make([]float64, len(compared))
+	for j, i := range compared {
+		b, c := d.PerTask[i].Baseline, d.PerTask[i].Candidate
+		down := Table{b.Passed, b.Graded, c.Passed, c.Graded} // the baseline's share greater
+		up := Table{c.Passed, c.Graded, b.Passed, b.Graded}
+		dropP[j], dropMin[j] = FisherGreater(down), minOneSided(down)
+		riseP[j], riseMin[j] = FisherGreater(up), minOneSided(up)
+	}
+	dropAdj := taroneHolm(dropP, dropMin, TaskAlpha)
+	riseAdj := taroneHolm(riseP, riseMin, TaskAlpha)
+	for j, i := range compared {
+		t := &d.PerTask[i]
+		t.DropP, t.DropAdjusted, t.RiseP, t.RiseAdjusted = dropP[j], dropAdj[j], riseP[j], riseAdj[j]
+		switch {
+		case t.DropAdjusted <= TaskAlpha && -t.Difference > d.Margin:
+			t.Move = Dropped
+			d.Dropped = append(d.Dropped, t.Task)
+		case t.RiseAdjusted <= TaskAlpha && t.Difference > d.Margin:
+			t.Move = Rose
+			d.Rose = append(d.Rose, t.Task)
+		case t.Baseline.Passed*t.Candidate.Graded != t.Candidate.Passed*t.Baseline.Graded:
+			t.Move = WithinNoise
+		default:
+			t.Move = Same
+		}
+	}
 }
 
 func (o Options) check() ([]int, error) {
 	if math.IsNaN(o.Margin) || o.Margin < 0 || o.Margin >= 1 {
 		return nil, fmt.Errorf("decide: margin %v is out of range; give a change in pass rate from 0 to below 1, such as 0.05", o.Margin)
+	}
+	if math.IsNaN(o.ForbiddenBudget) || o.ForbiddenBudget < 0 || o.ForbiddenBudget >= 1 {
+		return nil, fmt.Errorf("decide: forbidden-effect budget %v is out of range; give a share of the runs from 0 to below 1, such as 0.02", o.ForbiddenBudget)
 	}
 	ks := o.K
 	if ks == nil {
@@ -270,8 +354,9 @@ func (d *Decision) intervals(compared []int) {
 		sumC += c.Rate
 		diffs[j] = tr.Difference
 		// MOVER: the difference's limits from each side's Wilson limits
-		lowSq += sq(c.Rate-c.Wilson.Low) + sq(b.Wilson.High-b.Rate)
-		highSq += sq(c.Wilson.High-c.Rate) + sq(b.Rate-b.Wilson.Low)
+		cw, bw := wilson(c.Passed, c.Graded, zMean), wilson(b.Passed, b.Graded, zMean)
+		lowSq += sq(c.Rate-cw.Low) + sq(bw.High-b.Rate)
+		highSq += sq(cw.High-c.Rate) + sq(b.Rate-bw.Low)
 		rates[j], nb[j], nc[j] = b.Rate, b.Graded, c.Graded
 	}
 	d.BaselineRate, d.CandidateRate = sumB/t, sumC/t
@@ -346,3 +431,44 @@ func clampInterval(iv Interval) Interval {
 }
 
 func sq(x float64) float64 { return x * x }
+
+// round rounds every float of the decision to twelve significant digits, once
+// the decision is taken: a report reads 0.8125, not 0.8125000000000001.
+func (d *Decision) round() {
+	r := func(xs ...*float64) {
+		for _, x := range xs {
+			*x = roundFloat(*x)
+		}
+	}
+	r(&d.BaselineRate, &d.CandidateRate, &d.Difference, &d.Interval.Low, &d.Interval.High, &d.RunsInterval.Low, &d.RunsInterval.High, &d.Floor.Drop)
+	if d.TasksInterval != nil {
+		r(&d.TasksInterval.Low, &d.TasksInterval.High)
+	}
+	for i := range d.PassK {
+		m := &d.PassK[i]
+		r(&m.Baseline.PassHat, &m.Baseline.PassAt, &m.Candidate.PassHat, &m.Candidate.PassAt)
+	}
+	for i := range d.Findings {
+		r(&d.Findings[i].P)
+	}
+	for i := range d.PerTask {
+		t := &d.PerTask[i]
+		r(&t.Difference, &t.FisherP, &t.HolmP, &t.DropP, &t.DropAdjusted, &t.RiseP, &t.RiseAdjusted)
+		for _, s := range []*Side{&t.Baseline, &t.Candidate} {
+			r(&s.Rate, &s.Wilson.Low, &s.Wilson.High)
+			for k := range s.PassK {
+				r(&s.PassK[k].PassHat, &s.PassK[k].PassAt)
+			}
+		}
+	}
+}
+
+// roundFloat is x with twelve significant digits: the float error of the
+// arithmetic (0.8125000000000001) goes, the figures stay.
+func roundFloat(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 12, 64), 64)
+	return v
+}

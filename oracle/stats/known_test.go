@@ -91,19 +91,28 @@ func TestPowerMultiplier(t *testing.T) {
 		{24, 2.92559607688},
 		{100, 2.82912978426},
 	} {
+		if got := powerMultiplierAt(c.tasks, 0.975); !near(got, c.want, 1e-7) {
+			t.Errorf("powerMultiplier(%d) = %.12g, want %.12g", c.tasks, got, c.want)
+		}
+	}
+	// at the gate's level for the mean (3% two-sided)
+	for _, c := range []struct {
+		tasks int
+		want  float64
+	}{{2, 27.2054367552}, {3, 7.30986563018}, {8, 3.64938356013}, {24, 3.17668671486}, {100, 3.04808919178}, {1, 3.0117116111574744}} {
 		if got := powerMultiplier(c.tasks); !near(got, c.want, 1e-7) {
 			t.Errorf("powerMultiplier(%d) = %.12g, want %.12g", c.tasks, got, c.want)
 		}
 	}
 	z := 1.9599639845400536 + 0.8416212335729144
-	if got := powerMultiplier(1); !near(got, z, 1e-14) {
-		t.Errorf("powerMultiplier(1) = %v, want z.975 + z.80 = %v", got, z)
+	if got := powerMultiplierAt(1, 0.975); !near(got, z, 1e-14) {
+		t.Errorf("powerMultiplierAt(1, 0.975) = %v, want z.975 + z.80 = %v", got, z)
 	}
 	// with many tasks the t test becomes the z test: the multiplier falls
 	// towards z.975 + z.80, and never below it
 	prev := math.Inf(1)
 	for _, tasks := range []int{2, 5, 30, 300, 3000, 30000, 100000} {
-		m := powerMultiplier(tasks)
+		m := powerMultiplierAt(tasks, 0.975)
 		if m >= prev || m <= z {
 			t.Errorf("powerMultiplier(%d) = %v after %v; want it falling towards %v", tasks, m, prev, z)
 		}

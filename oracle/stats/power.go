@@ -125,6 +125,9 @@ func floorOf(rates []float64, nb, nc []int, margin float64) Floor {
 		f.MinRuns = min(f.MinRuns, nb[i], nc[i])
 		f.MaxRuns = max(f.MaxRuns, nb[i], nc[i])
 	}
+	if t == 1 {
+		return singleFloor(f, rates, nb[0], nc[0], margin)
+	}
 	z := powerMultiplier(t)
 	tf := float64(t)
 	if rates == nil {
@@ -166,6 +169,65 @@ func floorOf(rates []float64, nb, nc []int, margin float64) Floor {
 	return f
 }
 
+// singleFloor is the floor of a check of one task, which its exact test
+// decides (a drop when its one-sided Fisher p-value is at most TaskAlpha,
+// the larger of its two shares): the smallest drop δ, in steps of 0.001,
+// at which the candidate's runs at the rate p − δ give that p-value with
+// 80% probability, against a baseline of round(p·nb) passes (p the rate,
+// ½ when none is given). The power is exact: a sum over the candidate's
+// pass counts.
+func singleFloor(f Floor, rates []float64, nb, nc int, margin float64) Floor {
+	p := 0.5
+	if rates != nil {
+		p = rates[0]
+	}
+	b := int(math.Round(p * float64(nb)))
+	power := func(delta float64) float64 {
+		q := max(p-delta, 0)
+		sum := 0.0
+		for c := 0; c <= nc; c++ {
+			if FisherGreater(Table{b, nb, c, nc}) <= max(MeanAlpha/2, TaskAlpha) {
+				sum += binomialPMF(c, nc, q)
+			}
+		}
+		return sum
+	}
+	meets := func(step int) bool {
+		delta := float64(step) / 1000
+		return delta > margin && min(delta, p) > margin && power(delta) >= Power
+	}
+	for coarse := 10; coarse <= 1000; coarse += 10 {
+		if !meets(coarse) {
+			continue
+		}
+		for step := coarse - 9; step <= coarse; step++ {
+			if meets(step) {
+				f.Drop, f.Detectable = min(float64(step)/1000, p), true
+				return f
+			}
+		}
+	}
+	return f
+}
+
+// binomialPMF is P(X = k) for X ~ Binomial(n, p).
+func binomialPMF(k, n int, p float64) float64 {
+	switch {
+	case p <= 0:
+		return b2f(k == 0)
+	case p >= 1:
+		return b2f(k == n)
+	}
+	return math.Exp(logChoose(n, k) + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // powerMultiplier is the standardised drop (drop / standard error) that
 // the gate detects with 80% power at the 5% level: for one task the normal
 // quantiles' sum z₀.₉₇₅ + z₀.₈₀; for T ≥ 2 tasks the noncentrality δ at
@@ -173,17 +235,22 @@ func floorOf(rates []float64, nb, nc []int, margin float64) Floor {
 // probability 0.8, P(T'(δ) > t₀.₉₇₅) = 0.8 for the noncentral t T', found
 // by bisection over the exact power integral (noncentralPower). The usual
 // shortcut t₀.₉₇₅ + t₀.₈₀ falls short with few tasks.
-func powerMultiplier(tasks int) float64 {
+func powerMultiplier(tasks int) float64 { return powerMultiplierAt(tasks, 1-MeanAlpha/2) }
+
+// powerMultiplierAt is powerMultiplier for a two-sided test whose
+// critical value is the q quantile (0.975 for 5%).
+func powerMultiplierAt(tasks int, q float64) float64 {
 	if tasks < 2 {
-		return NormalQuantile(0.975) + NormalQuantile(Power)
+		return NormalQuantile(q) + NormalQuantile(Power)
 	}
 	df := tasks - 1
 	multipliers.Lock()
 	defer multipliers.Unlock()
-	if m, ok := multipliers.m[df]; ok {
+	key := [2]float64{float64(df), q}
+	if m, ok := multipliers.m[key]; ok {
 		return m
 	}
-	crit := TQuantile(0.975, float64(df))
+	crit := TQuantile(q, float64(df))
 	lo, hi := crit, crit+NormalQuantile(Power)*4+4
 	for range 60 {
 		mid := (lo + hi) / 2
@@ -194,16 +261,16 @@ func powerMultiplier(tasks int) float64 {
 		}
 	}
 	if multipliers.m == nil {
-		multipliers.m = map[int]float64{}
+		multipliers.m = map[[2]float64]float64{}
 	}
-	multipliers.m[df] = hi
+	multipliers.m[key] = hi
 	return hi
 }
 
 // multipliers caches powerMultiplier by degrees of freedom.
 var multipliers struct {
 	sync.Mutex
-	m map[int]float64
+	m map[[2]float64]float64
 }
 
 // noncentralPower is P(T' > crit) for T' = (Z + ncp)/U, Z standard normal
@@ -244,15 +311,21 @@ func noncentralPower(ncp, df, crit float64) float64 {
 // normalCDF is Φ(x), the standard normal distribution function.
 func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// Sentence says the floor for a report: "8 tasks × 10 runs: drops under 26
-// points cannot be told from noise". Points are rounded up, so the sentence
-// never claims a finer check than it is.
+// Sentence says the floor for a report: "8 tasks × 10 runs: a uniform
+// drop of 26 points is detected 80% of the time". Points are rounded up, so
+// the sentence never claims a finer check than it is.
 func (f Floor) Sentence() string {
 	shape := fmt.Sprintf("%s × %s", plural(f.Tasks, "task"), f.runsText())
+	return shape + ": " + f.Power()
+}
+
+// Power is what the floor means: "a uniform drop of 26 points is detected
+// 80% of the time", or that no uniform drop is.
+func (f Floor) Power() string {
 	if !f.Detectable {
-		return shape + ": no drop in pass rate can be told from noise; add tasks or runs"
+		return "the check cannot promise to detect any uniform drop 80% of the time; add tasks or runs"
 	}
-	return fmt.Sprintf("%s: drops under %d points cannot be told from noise", shape, f.Points())
+	return fmt.Sprintf("a uniform drop of %s is detected 80%% of the time", plural(f.Points(), "point"))
 }
 
 // Points is the floor in points (hundredths of pass rate), rounded up;

@@ -8,7 +8,8 @@ import (
 
 func TestDetectableDrop(t *testing.T) {
 	// the worst case in closed form: m·√(T·(1/4)(1/N + 1/N))/T, m the
-	// noncentrality of testdata/reference.py (TestPowerMultiplier)
+	// noncentrality of testdata/reference.py at the mean's level, 3%
+	// two-sided
 	worst := func(m float64, tasks, runs int) float64 {
 		return m * math.Sqrt(float64(tasks)*0.5/float64(runs)) / float64(tasks)
 	}
@@ -17,13 +18,16 @@ func TestDetectableDrop(t *testing.T) {
 		want     float64
 		sentence string
 	}{
-		{Design{Tasks: 8, Runs: 10}, worst(3.2697621494, 8, 10), "8 tasks × 10 runs: drops under 26 points cannot be told from noise"},
-		{Design{Tasks: 24, Runs: 10}, worst(2.92559607688, 24, 10), "24 tasks × 10 runs: drops under 14 points cannot be told from noise"},
-		{Design{Tasks: 100, Runs: 20}, worst(2.82912978426, 100, 20), "100 tasks × 20 runs: drops under 5 points cannot be told from noise"},
-		{Design{Tasks: 1, Runs: 10}, worst(1.9599639845400536+0.8416212335729144, 1, 10), "1 task × 10 runs: drops under 63 points cannot be told from noise"},
-		{Design{Tasks: 24, Runs: 10, Margin: 0.05}, 0.05 + worst(2.92559607688, 24, 10), "24 tasks × 10 runs: drops under 19 points cannot be told from noise"},
-		{Design{Tasks: 2, Runs: 10}, -1, "2 tasks × 10 runs: no drop in pass rate can be told from noise; add tasks or runs"},
-		{Design{Tasks: 3, Runs: 1}, -1, "3 tasks × 1 run: no drop in pass rate can be told from noise; add tasks or runs"},
+		{Design{Tasks: 8, Runs: 10}, worst(3.64938356013, 8, 10), "8 tasks × 10 runs: a uniform drop of 29 points is detected 80% of the time"},
+		{Design{Tasks: 24, Runs: 10}, worst(3.17668671486, 24, 10), "24 tasks × 10 runs: a uniform drop of 15 points is detected 80% of the time"},
+		{Design{Tasks: 100, Runs: 20}, worst(3.04808919178, 100, 20), "100 tasks × 20 runs: a uniform drop of 5 points is detected 80% of the time"},
+		// one task: its exact test, against a baseline of 5 of 10, rejects
+		// only 0 of 10 (p = C(10,5)/C(20,5) = 0.016): P(0 of 10) = 0.8 at
+		// a rate of 1 − 0.8^0.1 = 0.0221, a drop of 0.478
+		{Design{Tasks: 1, Runs: 10}, 0.478, "1 task × 10 runs: a uniform drop of 48 points is detected 80% of the time"},
+		{Design{Tasks: 24, Runs: 10, Margin: 0.05}, 0.05 + worst(3.17668671486, 24, 10), "24 tasks × 10 runs: a uniform drop of 20 points is detected 80% of the time"},
+		{Design{Tasks: 2, Runs: 10}, -1, "2 tasks × 10 runs: the check cannot promise to detect any uniform drop 80% of the time; add tasks or runs"},
+		{Design{Tasks: 3, Runs: 1}, -1, "3 tasks × 1 run: the check cannot promise to detect any uniform drop 80% of the time; add tasks or runs"},
 	} {
 		f, err := DetectableDrop(c.d)
 		if err != nil {
@@ -83,7 +87,7 @@ func TestRunsFor(t *testing.T) {
 		tasks int
 		m     float64
 		drop  float64
-	}{{8, 3.2697621494, 0.1}, {24, 2.92559607688, 0.2}, {24, 2.92559607688, 0.05}, {100, 2.82912978426, 0.1}} {
+	}{{8, 3.64938356013, 0.1}, {24, 3.17668671486, 0.2}, {24, 3.17668671486, 0.05}, {100, 3.04808919178, 0.1}} {
 		n, err := RunsFor(Design{Tasks: c.tasks}, c.drop)
 		if err != nil {
 			t.Fatal(err)

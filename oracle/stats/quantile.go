@@ -160,13 +160,13 @@ func nonzero(x float64) float64 {
 	return x
 }
 
-// criticalT is TQuantile(0.975, df), remembered by df: the t of a
-// two-sided 95% interval.
+// criticalT is TQuantile(1 − MeanAlpha/2, df), remembered by df: the t of
+// the mean's two-sided interval (96%).
 func criticalT(df int) float64 {
 	if v, ok := criticals.Load(df); ok {
 		return v.(float64)
 	}
-	v := TQuantile(0.975, float64(df))
+	v := TQuantile(1-MeanAlpha/2, float64(df))
 	criticals.Store(df, v)
 	return v
 }

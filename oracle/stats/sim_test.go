@@ -35,6 +35,9 @@ type simulation struct {
 	// rates, when set, are the baseline's true rates of every check
 	// instead of new draws
 	rates []float64
+	// cand, when set, are the candidate's true rates instead of the
+	// baseline's less drop
+	cand []float64
 }
 
 func (s simulation) run(t testing.TB) map[Conclusion]int {
@@ -65,16 +68,27 @@ func (s simulation) run(t testing.TB) map[Conclusion]int {
 			if s.rates != nil {
 				p = s.rates[i]
 			}
-			pairs[i].Baseline, pairs[i].Candidate = draw(p), draw(p-s.drop)
+			q := p - s.drop
+			if s.cand != nil {
+				q = s.cand[i]
+			}
+			pairs[i].Baseline, pairs[i].Candidate = draw(p), draw(q)
 		}
 		d, err := Decide(pairs, Options{K: []int{1}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got[d.Verdict]++
+		if len(d.Dropped) > 0 {
+			got[droppedTask]++
+		}
 	}
 	return got
 }
+
+// droppedTask counts, in a simulation's tally, the checks in which a
+// task's own test said it dropped.
+const droppedTask Conclusion = "dropped task"
 
 // shape is a check's number of tasks and runs.
 type shape struct{ tasks, runs int }
@@ -172,5 +186,33 @@ func BenchmarkSimulation(b *testing.B) {
 		simulate(b, 5000, append(append([]shape(nil), falseAlarmShapes...), falseAlarmShapesLong...),
 			append(append([]int(nil), detectionTasks...), detectionTasksLong...))
 		detectKnown(b, 5000, []int{8, 24, 50})
+		oneTaskCollapse(b, 5000, []float64{0.5, 0.7, 0.8, 0.9, 1})
 	}
 }
+
+// oneTaskCollapse measures the case the mean cannot see: one task of 8 ×
+// 10 runs falls from 1.0 to 0.2 while the others stay at other, and the
+// false alarms of the same shape unchanged. The task's own exact test must
+// name it in 90% of checks, within three of the simulation's standard
+// errors.
+func oneTaskCollapse(t testing.TB, checks int, others []float64) {
+	for i, other := range others {
+		rates := []float64{1, other, other, other, other, other, other, other}
+		cand := append([]float64{0.2}, rates[1:]...)
+		got := simulation{tasks: 8, runs: 10, checks: checks, rates: rates, cand: cand, seed: uint64(500 + i)}.run(t)
+		same := simulation{tasks: 8, runs: 10, checks: checks, rates: rates, seed: uint64(600 + i)}.run(t)
+		rate := float64(got[Regression]) / float64(checks)
+		fa := float64(same[Regression]+same[Improvement]) / float64(checks)
+		t.Logf("one task 1.0 → 0.2 among 8 × 10 runs, the others at %.1f: %d regressions in %d checks = %.1f%% (its own test %d); unchanged: %d false alarms = %.1f%%",
+			other, got[Regression], checks, 100*rate, got[droppedTask], same[Regression]+same[Improvement], 100*fa)
+		if limit := 0.9 - 3*math.Sqrt(0.9*0.1/float64(checks)); rate < limit {
+			t.Errorf("others at %.1f: one task's collapse named in %.1f%% of checks, under 90%%", other, 100*rate)
+		}
+		if limit := Alpha + 3*math.Sqrt(Alpha*(1-Alpha)/float64(checks)); fa > limit {
+			t.Errorf("others at %.1f: false alarm rate %.1f%% over 5%%", other, 100*fa)
+		}
+	}
+}
+
+// TestSimulationOneTask is the quick measurement of oneTaskCollapse.
+func TestSimulationOneTask(t *testing.T) { oneTaskCollapse(t, 200, []float64{0.8}) }

@@ -42,34 +42,49 @@ const movedMost = 5
 // lineFindings is how many severe findings the one-line summary names.
 const lineFindings = 2
 
-// Summary puts the decision in words. The same decision always gives the
-// same text.
+// Summary puts the decision in words, the cause first: the tasks that
+// dropped and the severe effects that decide it, then the mean pass rate.
+// The same decision always gives the same text.
 func (d *Decision) Summary() Explanation {
-	rates := fmt.Sprintf("pass rate %.2f → %.2f (%s, 95%% CI %s to %s) over %s × %s",
-		d.BaselineRate, d.CandidateRate, pointsText(d.Difference), signedPoints(d.Interval.Low), signedPoints(d.Interval.High),
+	rates := fmt.Sprintf("pass rate %.2f → %.2f (%s, %s%% CI %s to %s) over %s × %s",
+		d.BaselineRate, d.CandidateRate, pointsText(d.Difference), trimFloat(100*(1-d.MeanAlpha)), signedPoints(d.Interval.Low), signedPoints(d.Interval.High),
 		plural(d.Tasks, "task"), d.Floor.runsText())
-	var line string
-	switch d.Verdict {
-	case NoChange:
-		floor := "no drop in pass rate can be told from noise: add tasks or runs"
-		if d.Floor.Detectable {
-			floor = fmt.Sprintf("drops under %d points are within noise", d.Floor.Points())
-			if d.Margin > 0 {
-				floor = fmt.Sprintf("drops under %d points are within noise and the %s-point margin", d.Floor.Points(), trimFloat(100*d.Margin))
-			}
+	var causes, named []string
+	for _, t := range d.PerTask {
+		if t.Move == Dropped {
+			causes = append(causes, t.dropPhrase())
 		}
-		line = fmt.Sprintf("no change the check could detect (%s): %s", floor, rates)
-	default:
-		line = string(d.Verdict) + ": " + rates
 	}
-	for i, f := range d.Findings {
-		if i == lineFindings {
-			line += "; " + plural(len(d.Findings)-lineFindings, "more severe finding")
-			break
+	for _, f := range d.Findings {
+		if f.Regression {
+			causes = append(causes, f.phrase())
+		} else {
+			named = append(named, f.phrase())
 		}
-		line += "; " + f.phrase()
+	}
+	var line string
+	switch {
+	case d.Verdict == NoChange:
+		floor := d.Floor.Power()
+		if d.Margin > 0 && d.Floor.Detectable {
+			floor = fmt.Sprintf("with the %s-point margin, %s", trimFloat(100*d.Margin), floor)
+		}
+		line = fmt.Sprintf("no change the check could detect: %s; %s", rates, floor)
+	case len(causes) == 0:
+		line = fmt.Sprintf("%s: %s", d.Verdict, rates)
+	default:
+		line = fmt.Sprintf("%s: %s; %s", d.Verdict, clip(causes, lineFindings, "more severe finding"), rates)
+		causes = nil
+	}
+	if more := append(causes, named...); len(more) > 0 {
+		line += "; " + clip(more, lineFindings, "more severe finding")
 	}
 	s := Explanation{Line: line, Details: []string{}}
+	for _, t := range d.PerTask {
+		if t.Move == Dropped {
+			s.Details = append(s.Details, t.dropDetail(d.TaskAlpha))
+		}
+	}
 	for _, f := range d.Findings {
 		s.Details = append(s.Details, f.detail())
 	}
@@ -77,8 +92,8 @@ func (d *Decision) Summary() Explanation {
 		s.Details = append(s.Details, fmt.Sprintf("margin: changes within %s points of the baseline do not count", trimFloat(100*d.Margin)))
 	}
 	if d.TasksInterval != nil {
-		s.Details = append(s.Details, fmt.Sprintf("95%% intervals: over the tasks %s to %s points (t, %s); from the runs alone %s to %s points",
-			signedPoints(d.TasksInterval.Low), signedPoints(d.TasksInterval.High), plural(d.Tasks-1, "degree")+" of freedom",
+		s.Details = append(s.Details, fmt.Sprintf("%s%% intervals: over the tasks %s to %s points (t, %s); from the runs alone %s to %s points",
+			trimFloat(100*(1-d.MeanAlpha)), signedPoints(d.TasksInterval.Low), signedPoints(d.TasksInterval.High), plural(d.Tasks-1, "degree")+" of freedom",
 			signedPoints(d.RunsInterval.Low), signedPoints(d.RunsInterval.High)))
 	}
 	s.Details = append(s.Details, d.moved()...)
@@ -104,16 +119,52 @@ func (d *Decision) Summary() Explanation {
 	return s
 }
 
+// clip joins the first n of phrases, and counts the rest.
+func clip(phrases []string, n int, more string) string {
+	if len(phrases) <= n {
+		return strings.Join(phrases, "; ")
+	}
+	return strings.Join(phrases[:n], "; ") + "; " + plural(len(phrases)-n, more)
+}
+
+// dropPhrase is a dropped task in the one-line summary: "TASK-004 dropped
+// 10/10 → 2/10".
+func (t TaskResult) dropPhrase() string {
+	return fmt.Sprintf("%s dropped %d/%d → %d/%d", name(t.Task), t.Baseline.Passed, t.Baseline.Graded, t.Candidate.Passed, t.Candidate.Graded)
+}
+
+// dropDetail is a dropped task in the multi-line summary.
+func (t TaskResult) dropDetail(alpha float64) string {
+	return fmt.Sprintf("%s (%s): its own one-sided exact test p %s, %s adjusted over the tasks (at most %s): a regression on its own",
+		t.dropPhrase(), pointsText(t.Difference), pText(t.DropP), pText(t.DropAdjusted), trimFloat(alpha))
+}
+
+// MoveWords is what a task did, in words: "dropped", "rose", "moved within
+// noise", "did not move".
+func (t TaskResult) MoveWords() string {
+	switch t.Move {
+	case Dropped:
+		return "dropped"
+	case Rose:
+		return "rose"
+	case WithinNoise:
+		return "moved within noise"
+	case Same:
+		return "did not move"
+	}
+	return "not compared"
+}
+
 // moved describes the compared tasks whose pass rate moved most.
 func (d *Decision) moved() []string {
 	var ts []TaskResult
 	for _, t := range d.PerTask {
-		if t.Compared && t.Baseline.Passed*t.Candidate.Graded != t.Candidate.Passed*t.Baseline.Graded {
+		if t.Compared && t.Move != Same {
 			ts = append(ts, t)
 		}
 	}
 	slices.SortStableFunc(ts, func(a, b TaskResult) int {
-		return cmp.Or(cmp.Compare(math.Abs(b.Difference), math.Abs(a.Difference)), cmp.Compare(a.HolmP, b.HolmP), strings.Compare(a.Task, b.Task))
+		return cmp.Or(cmp.Compare(math.Abs(b.Difference), math.Abs(a.Difference)), cmp.Compare(a.DropAdjusted*a.RiseAdjusted, b.DropAdjusted*b.RiseAdjusted), strings.Compare(a.Task, b.Task))
 	})
 	out := []string{}
 	for i, t := range ts {
@@ -122,25 +173,41 @@ func (d *Decision) moved() []string {
 			break
 		}
 		b, c := t.Baseline, t.Candidate
-		out = append(out, fmt.Sprintf("%s %d/%d → %d/%d (%s; Wilson %.2f–%.2f → %.2f–%.2f; Fisher p %s, Holm %s)",
-			name(t.Task), b.Passed, b.Graded, c.Passed, c.Graded, pointsText(t.Difference),
-			b.Wilson.Low, b.Wilson.High, c.Wilson.Low, c.Wilson.High, pText(t.FisherP), pText(t.HolmP)))
+		p, adj := t.DropP, t.DropAdjusted
+		if t.Difference > 0 {
+			p, adj = t.RiseP, t.RiseAdjusted
+		}
+		out = append(out, fmt.Sprintf("%s %d/%d → %d/%d (%s, %s; Wilson %.2f–%.2f → %.2f–%.2f; one-sided exact p %s, adjusted %s)",
+			name(t.Task), b.Passed, b.Graded, c.Passed, c.Graded, pointsText(t.Difference), t.MoveWords(),
+			b.Wilson.Low, b.Wilson.High, c.Wilson.Low, c.Wilson.High, pText(p), pText(adj)))
 	}
 	return out
 }
 
-// phrase is the finding in the one-line summary.
+// phrase is the finding in the one-line summary: `TASK-007 had the
+// forbidden effect "…" in 1 of 10 → 6 of 10 runs`.
 func (f Alarm) phrase() string {
-	if f.Kind == ForbiddenEffect {
-		return fmt.Sprintf("%s gained the forbidden effect %s in %d of %s", name(f.Task), strconv.Quote(f.Label), f.Candidate, plural(f.CandidateRuns, "run"))
+	who := name(f.Task)
+	if f.Task == "" {
+		who = "the group"
 	}
-	return fmt.Sprintf("%s ended with %s in %d of %s (baseline %d of %d)", name(f.Task), f.Label, f.Candidate, plural(f.CandidateRuns, "run"), f.Baseline, f.BaselineRuns)
+	if f.Kind == ForbiddenEffect {
+		return fmt.Sprintf("%s had the forbidden effect %s in %d of %d → %d of %s", who, strconv.Quote(f.Label), f.Baseline, f.BaselineRuns, f.Candidate, plural(f.CandidateRuns, "run"))
+	}
+	return fmt.Sprintf("%s ended with %s in %d of %d → %d of %s", who, f.Label, f.Baseline, f.BaselineRuns, f.Candidate, plural(f.CandidateRuns, "run"))
 }
 
 // detail is the finding in the multi-line summary.
 func (f Alarm) detail() string {
-	if f.Kind == ForbiddenEffect {
-		return fmt.Sprintf("%s (baseline none of %d): a regression on its own", f.phrase(), f.BaselineRuns)
+	switch {
+	case f.Kind == ForbiddenEffect && f.Budget == 0:
+		return f.phrase() + ": a regression on its own (no run may confirm a forbidden effect)"
+	case f.Kind == ForbiddenEffect && f.Regression:
+		return fmt.Sprintf("%s: over its budget of %s%% of runs (one-sided exact p %s): a regression on its own", f.phrase(), trimFloat(100*f.Budget), pText(f.P))
+	case f.Kind == ForbiddenEffect:
+		return fmt.Sprintf("%s: within its budget of %s%% of runs (one-sided exact p %s)", f.phrase(), trimFloat(100*f.Budget), pText(f.P))
+	case f.Task == "":
+		return fmt.Sprintf("%s: more than the baseline tolerates over the tasks (one-sided exact p %s)", f.phrase(), pText(f.P))
 	}
 	return fmt.Sprintf("%s: more than the baseline tolerates (one-sided exact p %s, Holm-adjusted)", f.phrase(), pText(f.P))
 }

@@ -12,6 +12,9 @@ type Interval struct {
 // a two-sided 95% interval.
 var z975 = NormalQuantile(0.975)
 
+// zMean is the z of the mean's two-sided interval at level 1 − MeanAlpha.
+var zMean = NormalQuantile(1 - MeanAlpha/2)
+
 // Wilson is the 95% Wilson score interval of a proportion of passes out of
 // n trials (0 ≤ passes ≤ n, n ≥ 1):
 //

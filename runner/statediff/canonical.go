@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // The canonical form of a value is what canon.Compact writes for it once
@@ -44,18 +45,18 @@ func canonValue(dst, v []byte, i int) ([]byte, int) {
 		return canonObject(dst, v, i)
 	case '[':
 		dst = append(dst, '[')
-		i = skipSpace(v, i+1)
+		i = jsontok.SkipSpace(v, i+1)
 		if v[i] == ']' {
 			return append(dst, ']'), i + 1
 		}
 		for {
 			dst, i = canonValue(dst, v, i)
-			i = skipSpace(v, i)
+			i = jsontok.SkipSpace(v, i)
 			if v[i] != ',' {
 				return append(dst, ']'), i + 1
 			}
 			dst = append(dst, ',')
-			i = skipSpace(v, i+1)
+			i = jsontok.SkipSpace(v, i+1)
 		}
 	case '"':
 		end, _, _ := skipString(v, i)
@@ -83,7 +84,7 @@ func canonObject(dst, v []byte, i int) ([]byte, int) {
 	var small [8]member
 	list := small[:0]
 	sorted := true
-	i = skipSpace(v, i+1)
+	i = jsontok.SkipSpace(v, i+1)
 	for v[i] != '}' {
 		kend, escaped, _ := skipString(v, i)
 		key, _ := decodeText(v[i:kend], escaped)
@@ -94,13 +95,13 @@ func canonObject(dst, v []byte, i int) ([]byte, int) {
 		m := member{key: key, start: len(dst) - base}
 		dst = appendString(dst, v[i:kend])
 		dst = append(dst, ':')
-		i = skipSpace(v, skipSpace(v, kend)+1)
+		i = jsontok.SkipSpace(v, jsontok.SkipSpace(v, kend)+1)
 		dst, i = canonValue(dst, v, i)
 		m.end = len(dst) - base
 		list = append(list, m)
-		i = skipSpace(v, i)
+		i = jsontok.SkipSpace(v, i)
 		if v[i] == ',' {
-			i = skipSpace(v, i+1)
+			i = jsontok.SkipSpace(v, i+1)
 		}
 	}
 	if !sorted {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // Splitting a state into its top-level values and its collections into
@@ -75,13 +77,13 @@ func (l *lists) release() {
 // topLevel splits a state into its top-level values in one validating pass.
 // guide, when not nil, is the state before.
 func (l *lists) topLevel(data []byte, guide map[string]topValue) (map[string]topValue, error) {
-	i := skipSpace(data, 0)
+	i := jsontok.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, fmt.Errorf("not a JSON object")
 	}
 	out := map[string]topValue{}
 	end, err := l.walkTop(data, i, out, guide)
-	if err == nil && skipSpace(data, end) != len(data) {
+	if err == nil && jsontok.SkipSpace(data, end) != len(data) {
 		err = errScan
 	}
 	if err != nil {
@@ -99,7 +101,7 @@ func (l *lists) topLevel(data []byte, guide map[string]topValue) (map[string]top
 // walkTop scans the object at data[i] into out and returns the index after
 // it. A later duplicate key wins, as encoding/json decides.
 func (l *lists) walkTop(data []byte, i int, out, guide map[string]topValue) (int, error) {
-	i = skipSpace(data, i+1)
+	i = jsontok.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil
 	}
@@ -115,11 +117,11 @@ func (l *lists) walkTop(data []byte, i int, out, guide map[string]topValue) (int
 		if err != nil {
 			return 0, err
 		}
-		i = skipSpace(data, kend)
+		i = jsontok.SkipSpace(data, kend)
 		if i >= len(data) || data[i] != ':' {
 			return 0, errScan
 		}
-		i = skipSpace(data, i+1)
+		i = jsontok.SkipSpace(data, i+1)
 		g, guided := guide[string(key)]
 		var v topValue
 		vend, same := 0, false
@@ -142,9 +144,9 @@ func (l *lists) walkTop(data []byte, i int, out, guide map[string]topValue) (int
 			return 0, err
 		}
 		out[string(key)] = v
-		i = skipSpace(data, i+len(v.raw))
+		i = jsontok.SkipSpace(data, i+len(v.raw))
 		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+			i = jsontok.SkipSpace(data, i+1)
 			continue
 		}
 		if i < len(data) && data[i] == '}' {
@@ -174,7 +176,7 @@ func (l *lists) array(data []byte, i int, g topValue) (topValue, error) {
 	list := l.get(len(guide))
 	coll := true
 	k := 0 // the guide's member expected next
-	i = skipSpace(data, i+1)
+	i = jsontok.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		return topValue{raw: data[start : i+1], list: list, kind: '[', coll: true, sorted: true}, nil
 	}
@@ -208,9 +210,9 @@ func (l *lists) array(data []byte, i int, g topValue) (topValue, error) {
 				return topValue{}, err
 			}
 		}
-		i = skipSpace(data, end)
+		i = jsontok.SkipSpace(data, end)
 		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+			i = jsontok.SkipSpace(data, i+1)
 			continue
 		}
 		if i < len(data) && data[i] == ']' {
@@ -234,7 +236,7 @@ func (l *lists) object(data []byte, i int, g topValue) (topValue, error) {
 	guide := guideList(g, '{')
 	list := l.get(len(guide))
 	k := 0
-	i = skipSpace(data, i+1)
+	i = jsontok.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return topValue{raw: data[start : i+1], list: list, kind: '{', sorted: true}, nil
 	}
@@ -250,11 +252,11 @@ func (l *lists) object(data []byte, i int, g topValue) (topValue, error) {
 		if err != nil {
 			return topValue{}, err
 		}
-		i = skipSpace(data, kend)
+		i = jsontok.SkipSpace(data, kend)
 		if i >= len(data) || data[i] != ':' {
 			return topValue{}, errScan
 		}
-		i = skipSpace(data, i+1)
+		i = jsontok.SkipSpace(data, i+1)
 		end, same := 0, false
 		if k < len(guide) && bytes.Equal(guide[k].id, key) {
 			if end, same = sameValue(data, i, guide[k].raw); same {
@@ -268,9 +270,9 @@ func (l *lists) object(data []byte, i int, g topValue) (topValue, error) {
 			k = resync(guide, k, key, g.sorted)
 		}
 		list = append(list, entry{key, data[i:end]})
-		i = skipSpace(data, end)
+		i = jsontok.SkipSpace(data, end)
 		if i < len(data) && data[i] == ',' {
-			i = skipSpace(data, i+1)
+			i = jsontok.SkipSpace(data, i+1)
 			continue
 		}
 		if i < len(data) && data[i] == '}' {

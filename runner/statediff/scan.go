@@ -2,12 +2,11 @@ package statediff
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"unicode/utf8"
 
+	"github.com/agent-oracle/oracle/internal/jsontok"
 	"github.com/agent-oracle/oracle/internal/safeio"
 )
 
@@ -22,120 +21,23 @@ var errScan = errors.New("malformed JSON")
 // the scanner's.
 const maxDepth = safeio.DecoderDepth
 
-// plain holds the bytes a JSON string may hold as they are.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // skipString returns the index after the string starting at b[i] == '"',
-// and whether it holds an escape. It reads eight bytes at a time while
-// none of them needs a look.
+// and whether it holds an escape.
 func skipString(b []byte, i int) (int, bool, error) {
-	escaped := false
-	j := i + 1
-	for {
-		for j+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[j:])
-			if m := special(x); m != 0 {
-				j += bits.TrailingZeros64(m) / 8
-				break
-			}
-			j += 8
-		}
-		for j < len(b) && plain[b[j]] {
-			j++
-		}
-		if j >= len(b) {
-			return 0, false, errScan
-		}
-		switch b[j] {
-		case '"':
-			return j + 1, escaped, nil
-		case '\\':
-			escaped = true
-			j++
-			if j >= len(b) {
-				return 0, false, errScan
-			}
-			switch b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
-					return 0, false, errScan
-				}
-				j += 4
-			default:
-				return 0, false, errScan
-			}
-			j++
-		default: // a control character
-			return 0, false, errScan
-		}
+	end, escaped := jsontok.StringEnd(b, i)
+	if end < 0 {
+		return 0, false, errScan
 	}
+	return end, escaped, nil
 }
-
-// special marks the high bit of each byte of x (eight bytes of a string)
-// that is a quote, a backslash or a control character; the lowest mark is
-// exact, those above it may not be.
-func special(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	quote := x ^ (ones * '"')
-	backslash := x ^ (ones * '\\')
-	return ((quote-ones)&^quote | (backslash-ones)&^backslash | (x-ones*0x20)&^x) & highs
-}
-
-func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // skipNumber returns the index after the number starting at b[i].
 func skipNumber(b []byte, i int) (int, error) {
-	j := i
-	if j < len(b) && b[j] == '-' {
-		j++
-	}
-	switch {
-	case j < len(b) && b[j] == '0':
-		j++
-	case j < len(b) && '1' <= b[j] && b[j] <= '9':
-		for j < len(b) && isDigit(b[j]) {
-			j++
-		}
-	default:
+	end := jsontok.NumberEnd(b, i)
+	if end < 0 {
 		return 0, errScan
 	}
-	if j < len(b) && b[j] == '.' {
-		j++
-		if j >= len(b) || !isDigit(b[j]) {
-			return 0, errScan
-		}
-		for j < len(b) && isDigit(b[j]) {
-			j++
-		}
-	}
-	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
-		j++
-		if j < len(b) && (b[j] == '+' || b[j] == '-') {
-			j++
-		}
-		if j >= len(b) || !isDigit(b[j]) {
-			return 0, errScan
-		}
-		for j < len(b) && isDigit(b[j]) {
-			j++
-		}
-	}
-	return j, nil
+	return end, nil
 }
 
 // scanValue returns the index after the value starting at b[i], the value
@@ -161,10 +63,11 @@ func scanValue(b []byte, i, depth int) (int, error) {
 }
 
 func literal(b []byte, i int, word string) (int, error) {
-	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+	end := jsontok.LiteralEnd(b, i, word)
+	if end < 0 {
 		return 0, errScan
 	}
-	return i + len(word), nil
+	return end, nil
 }
 
 // scanContainer returns the index after the object or array at b[i].
@@ -177,7 +80,7 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 	if object {
 		closer = '}'
 	}
-	i = skipSpace(b, i+1)
+	i = jsontok.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == closer {
 		return i + 1, nil
 	}
@@ -190,11 +93,11 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			i = skipSpace(b, end)
+			i = jsontok.SkipSpace(b, end)
 			if i >= len(b) || b[i] != ':' {
 				return 0, errScan
 			}
-			i = skipSpace(b, i+1)
+			i = jsontok.SkipSpace(b, i+1)
 		}
 		var end int
 		var err error
@@ -208,9 +111,9 @@ func scanContainer(b []byte, i, depth int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		i = skipSpace(b, end)
+		i = jsontok.SkipSpace(b, end)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = jsontok.SkipSpace(b, i+1)
 			continue
 		}
 		if i < len(b) && b[i] == closer {
@@ -263,7 +166,7 @@ func objectID(b []byte, i, depth int) (end int, id []byte, found bool, err error
 	if depth > maxDepth {
 		return 0, nil, false, errScan
 	}
-	i = skipSpace(b, i+1)
+	i = jsontok.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, nil, false, nil
 	}
@@ -283,11 +186,11 @@ func objectID(b []byte, i, depth int) (end int, id []byte, found bool, err error
 			}
 			isID = string(key) == "id"
 		}
-		i = skipSpace(b, kend)
+		i = jsontok.SkipSpace(b, kend)
 		if i >= len(b) || b[i] != ':' {
 			return 0, nil, false, errScan
 		}
-		i = skipSpace(b, i+1)
+		i = jsontok.SkipSpace(b, i+1)
 		var vend int
 		var vescaped bool
 		if i < len(b) && b[i] == '"' {
@@ -307,9 +210,9 @@ func objectID(b []byte, i, depth int) (end int, id []byte, found bool, err error
 				found = true
 			}
 		}
-		i = skipSpace(b, vend)
+		i = jsontok.SkipSpace(b, vend)
 		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
+			i = jsontok.SkipSpace(b, i+1)
 			continue
 		}
 		if i < len(b) && b[i] == '}' {

@@ -3,6 +3,8 @@ package statediff
 import (
 	"bytes"
 	"slices"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // tree indexes the objects and arrays of one member's valid value by where
@@ -73,16 +75,16 @@ func (t *tree) members(v []byte) []entry {
 	if n := len(t.free); n > 0 {
 		list, t.free = t.free[n-1], t.free[:n-1]
 	}
-	i := skipSpace(v, 1)
+	i := jsontok.SkipSpace(v, 1)
 	for i < len(v) && v[i] == '"' {
 		kend, escaped, _ := skipString(v, i)
 		key, _ := decodeText(v[i:kend], escaped)
-		i = skipSpace(v, skipSpace(v, kend)+1)
+		i = jsontok.SkipSpace(v, jsontok.SkipSpace(v, kend)+1)
 		end := t.end(v, i)
 		list = append(list, entry{key, v[i:end]})
-		i = skipSpace(v, end)
+		i = jsontok.SkipSpace(v, end)
 		if i < len(v) && v[i] == ',' {
-			i = skipSpace(v, i+1)
+			i = jsontok.SkipSpace(v, i+1)
 		}
 	}
 	return list
@@ -116,13 +118,13 @@ func (t *tree) put(list []entry) {
 // items returns the items of the valid array v.
 func (t *tree) items(v []byte) [][]byte {
 	var list [][]byte
-	i := skipSpace(v, 1)
+	i := jsontok.SkipSpace(v, 1)
 	for i < len(v) && v[i] != ']' {
 		end := t.end(v, i)
 		list = append(list, v[i:end])
-		i = skipSpace(v, end)
+		i = jsontok.SkipSpace(v, end)
 		if i < len(v) && v[i] == ',' {
-			i = skipSpace(v, i+1)
+			i = jsontok.SkipSpace(v, i+1)
 		}
 	}
 	return list

@@ -110,7 +110,7 @@ function isObject(v) {
 // with a cache, the one that loads known plain CommonJS files without
 // either (see cjs.mjs), which runs before both.
 async function loadHooks() {
-  register(pathToFileURL(args.hooks).href, { data: { silo: pathToFileURL(args.silo).href } });
+  register(pathToFileURL(args.hooks).href, { data: { silo: pathToFileURL(args.silo).href, root: args.root ? pathToFileURL(args.root).href + "/" : "" } });
   if (args.tsx) {
     const api = await import(pathToFileURL(args.tsx).href);
     api.register();

@@ -26,6 +26,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+# Run with -I (isolated): the host's own folder, where oracle_env lies, is
+# put on sys.path now, after the standard library was imported from its
+# own place, never before it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 PROTOCOL = 1
 
 _out = sys.stdout.buffer

@@ -3,6 +3,7 @@ package timeline
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/safetext"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -255,7 +256,7 @@ func (t *timeline) result(e *entry, out json.RawMessage, isErr bool, where strin
 
 // event is the entry of any event but a tool call's.
 func (t *timeline) event(ev *Event) entry {
-	b := &eventEntry{t: t, ev: ev, e: entry{Seq: ev.Seq, Kind: "other", Title: ev.Type}}
+	b := &eventEntry{t: t, ev: ev, e: entry{Seq: ev.Seq, Kind: "other", Title: safetext.String(ev.Type)}}
 	e := &b.e
 	if e.Title == "" {
 		e.Title = "(an event with no type)"
@@ -426,15 +427,17 @@ func (b *eventEntry) modelResponse() {
 func (b *eventEntry) otherEvent() {
 	ev := b.ev
 	if ev.Type == "agent_log" {
-		b.e.Kind, b.e.Title = "log", "agent's event "+ev.str("event")
+		b.e.Kind, b.e.Title = "log", "agent's event "+safetext.String(ev.str("event"))
 	}
+	// the names are the agent's: shown escaped (ESC, U+202E, U+200B …), as
+	// the values are
 	keys := make([]string, 0, len(ev.Fields))
 	for k := range ev.Fields {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		b.val(k, k)
+		b.val(safetext.String(k), k)
 	}
 }
 

@@ -349,3 +349,18 @@ func FuzzPage(f *testing.F) {
 		}
 	})
 }
+
+// The names of an unknown event's fields, its type and an agent event's
+// name are the agent's: shown escaped, whatever characters they hold.
+func TestUnknownEventsNamesAreEscaped(t *testing.T) {
+	for _, name := range []string{"\u202eevil", "\x1b[2Jclear", "zero\u200bwidth", "\u2028line", "\ufeffbom"} {
+		n, _ := json.Marshal(name)
+		page, _ := timelineOf(t, map[string]string{"trace.jsonl": trace(
+			`{"seq":1,"type":`+string(n)+`,`+string(n)+`:1}`,
+			`{"seq":2,"type":"agent_log","event":`+string(n)+`,"x":2}`,
+		)})
+		if strings.Contains(page, "\u200b") {
+			t.Errorf("%q: the page holds U+200B as itself", name)
+		}
+	}
+}

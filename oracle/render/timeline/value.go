@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agent-oracle/oracle/internal/jsontok"
 )
 
 // The page's bounds: one value shows at most maxValue bytes, and the values
@@ -153,7 +155,7 @@ func indentHead(raw []byte, limit int) (string, bool) {
 			inString = true
 			b.WriteByte(ch)
 		case '{', '[':
-			if j := skipSpace(raw, i+1); j < len(raw) && (raw[j] == '}' || raw[j] == ']') {
+			if j := jsontok.SkipSpace(raw, i+1); j < len(raw) && (raw[j] == '}' || raw[j] == ']') {
 				b.WriteByte(ch)
 				b.WriteByte(raw[j])
 				i = j
@@ -180,13 +182,6 @@ func indentHead(raw []byte, limit int) (string, bool) {
 		return cutAt(b.String(), limit), true
 	}
 	return b.String(), false
-}
-
-func skipSpace(raw []byte, i int) int {
-	for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // visible splits s into text and the characters a reader would not see or

@@ -45,9 +45,9 @@ def noncentral_power(ncp, df, crit):
     return mp.quad(f, [0, 0.5, 1, 1.5, 2, mp.inf])
 
 
-def power_multiplier(tasks):
+def power_multiplier(tasks, q="0.975"):
     df = tasks - 1
-    crit = t_quantile("0.975", df)
+    crit = t_quantile(q, df)
     lo, hi = crit, crit + 10
     for _ in range(48):
         mid = (lo + hi) / 2
@@ -58,8 +58,8 @@ def power_multiplier(tasks):
     return hi
 
 
-def wilson(passes, n):
-    z = NormalDist().inv_cdf(0.975)
+def wilson(passes, n, q=0.975):
+    z = NormalDist().inv_cdf(q)
     p = passes / n
     centre = p + z * z / (2 * n)
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n))
@@ -110,13 +110,14 @@ def main():
         hat = Fraction(comb(c, k), comb(n, k))
         at = 1 - Fraction(comb(n - c, k), comb(n, k))
         print(f"{{{n}, {c}, {k}, {float(hat)!r}, {float(at)!r}}},")
-    print("// a decision: baseline, candidate passes/runs per task (mpmath t, NormalDist Wilson)")
+    print("// a decision: baseline, candidate passes/runs per task (mpmath t, NormalDist Wilson),")
+    print("// the mean's interval at 97% (the gate's 3% share of its 5%)")
     tasks = [(9, 10, 5, 10), (7, 10, 6, 10), (10, 10, 8, 10), (4, 10, 4, 10), (6, 8, 2, 9)]
     diffs, low_sq, high_sq = [], 0.0, 0.0
     for bp, bn, cp, cn in tasks:
         pb, pc = bp / bn, cp / cn
-        lb, ub = wilson(bp, bn)
-        lc, uc = wilson(cp, cn)
+        lb, ub = wilson(bp, bn, 0.985)
+        lc, uc = wilson(cp, cn, 0.985)
         lb, lc, ub, uc = max(0.0, lb), max(0.0, lc), min(1.0, ub), min(1.0, uc)
         diffs.append(pc - pb)
         low_sq += (pc - lc) ** 2 + (ub - pb) ** 2
@@ -124,7 +125,7 @@ def main():
     n = len(tasks)
     mean = sum(diffs) / n
     sd = sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1))
-    half = float(t_quantile("0.975", n - 1)) * sd / sqrt(n)
+    half = float(t_quantile("0.985", n - 1)) * sd / sqrt(n)
     print(f"mean {mean!r} tasks [{mean - half!r}, {mean + half!r}] runs [{mean - sqrt(low_sq) / n!r}, {mean + sqrt(high_sq) / n!r}]")
     ps = [float(fisher_two_sided(cp, cn, bp, bn)) for bp, bn, cp, cn in tasks]
     order = sorted(range(n), key=lambda i: ps[i])
@@ -134,9 +135,28 @@ def main():
         holm[i] = running
     print(f"fisher {ps!r}")
     print(f"holm {holm!r}")
+    # each task's one-sided exact test of a drop (the baseline's share greater),
+    # adjusted over Tarone's family at 2% with Holm's steps
+    drop = [float(sum(p for x, p in hyper(bp, bn, cp, cn).items() if x >= bp)) for bp, bn, cp, cn in tasks]
+    least = [float(hyper(bp, bn, cp, cn)[min(bp + cp, bn)]) for bp, bn, cp, cn in tasks]
+    alpha = 0.02
+    for k in range(1, n + 1):
+        family = [i for i in range(n) if least[i] <= alpha / k]
+        if len(family) <= k:
+            break
+    adj, running = [1.0] * n, 0.0
+    for rank, i in enumerate(sorted(family, key=lambda i: drop[i])):
+        running = max(running, min(1.0, (len(family) - rank) * drop[i]))
+        adj[i] = running
+    print(f"drop {drop!r}")
+    print(f"drop adjusted {adj!r}")
     print("// power multipliers: noncentrality with 80% power, two-sided 5% t test on T-1 df (mpmath)")
     for tasks in [2, 3, 8, 24, 100]:
         print(f"{{{tasks}, {mp.nstr(power_multiplier(tasks), 12)}}},")
+    print("// the same at the gate's level for the mean, two-sided 3% (q = 0.985)")
+    for tasks in [2, 3, 8, 24, 100]:
+        print(f"{{{tasks}, {mp.nstr(power_multiplier(tasks, '0.985'), 12)}}},")
+    print(f"z.985 + z.80 = {NormalDist().inv_cdf(0.985) + NormalDist().inv_cdf(0.8)!r}")
 
 
 main()

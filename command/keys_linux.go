@@ -1,0 +1,6 @@
+package command
+
+import "golang.org/x/sys/unix"
+
+// The ioctls that read and set a terminal's attributes.
+const getTermios, setTermios = unix.TCGETS, unix.TCSETS
