@@ -75,6 +75,23 @@ func httpServer(t *testing.T, cfg mcpserve.Config) (*httptest.Server, <-chan str
 	return hs, ended
 }
 
+// open connects a client named name to hs and makes one read-only tool
+// call, so that its rollout has surely started: the initialized
+// notification that starts it otherwise races the client's next request.
+func open(t *testing.T, hs *httptest.Server, name string) (*mcp.ClientSession, error) {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "2"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "get_lead", Arguments: map[string]any{"leadId": "LEAD-007"}}); err != nil {
+		cs.Close()
+		return nil, err
+	}
+	return cs, nil
+}
+
 func post(t *testing.T, url, origin, body string) (*http.Response, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -139,13 +156,9 @@ func TestHTTPOriginChecked(t *testing.T) {
 func TestHTTPSessionsCapped(t *testing.T) {
 	t.Parallel()
 	hs, ended := httpServer(t, mcpserve.Config{MaxSessions: 2})
-	client := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil)
-	open := func() (*mcp.ClientSession, error) {
-		return client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
-	}
 	var sessions []*mcp.ClientSession
 	for range 2 {
-		cs, err := open()
+		cs, err := open(t, hs, "go-test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +191,7 @@ func TestHTTPSessionsCapped(t *testing.T) {
 	if got := <-ended; !strings.HasPrefix(got, runner.AgentError+" ") {
 		t.Errorf("the closed session's rollout: %q, want agent_error with its run folder", got)
 	}
-	cs, err := open()
+	cs, err := open(t, hs, "go-test")
 	if err != nil {
 		t.Fatalf("a session after one ended: %v", err)
 	}
@@ -192,8 +205,7 @@ func TestHTTPSessionsCapped(t *testing.T) {
 func TestHTTPIdleSessionExpires(t *testing.T) {
 	t.Parallel()
 	hs, ended := httpServer(t, mcpserve.Config{IdleTimeout: 300 * time.Millisecond})
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "go-test", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+	cs, err := open(t, hs, "go-test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,8 +240,7 @@ func TestHTTPSessionsLogged(t *testing.T) {
 		events = append(events, ev)
 	}})
 	connect := func(name string) *mcp.ClientSession {
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "2"}, nil).Connect(context.Background(),
-			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+		cs, err := open(t, hs, name)
 		if err != nil {
 			t.Fatal(err)
 		}

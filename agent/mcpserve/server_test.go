@@ -3,7 +3,6 @@ package mcpserve_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,9 +114,8 @@ func TestServeSeveralTasks(t *testing.T) {
 			t.Errorf("step %d %s %s = %s, want %s", i, s.tool, s.args, out, want)
 		}
 	}
-	entries, _ := os.ReadDir(runs)
-	if len(entries) != 2 {
-		t.Errorf("%d run folders, want one per started task", len(entries))
+	if got := mcptest.RunFolders(t, runs); len(got) != 2 {
+		t.Errorf("run folders %v, want one per started task", got)
 	}
 	cs.Close()
 	srv.Close()

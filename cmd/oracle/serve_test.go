@@ -218,10 +218,10 @@ func TestServeTypeScriptClient(t *testing.T) {
 	}
 	// the second session's folder is written as its server exits
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		entries, _ := os.ReadDir(runs)
-		if len(entries) == 2 || time.Now().After(deadline) {
-			if len(entries) != 2 {
-				t.Errorf("%d run folders after two sessions, want 2", len(entries))
+		got := mcptest.RunFolders(t, runs)
+		if len(got) == 2 || time.Now().After(deadline) {
+			if len(got) != 2 {
+				t.Errorf("run folders %v after two sessions, want 2", got)
 			}
 			break
 		}

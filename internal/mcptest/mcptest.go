@@ -8,6 +8,8 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,25 +158,36 @@ func text(c mcp.Content) string {
 	return ""
 }
 
+// RunFolders names the run folders under runs: its folders, without the
+// hidden ones (a run being written) and files (the folder's .gitignore).
+// A runs folder that does not exist yet has none.
+func RunFolders(t *testing.T, runs string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(runs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("run folders: %v", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
 // results reads the result.json of every run folder under runs.
 func results(t *testing.T, runs string) []map[string]any {
 	t.Helper()
-	entries, err := os.ReadDir(runs)
-	if err != nil {
-		t.Fatalf("run folders: %v", err)
-	}
 	var out []map[string]any
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(runs, e.Name(), artifact.Result))
+	for _, name := range RunFolders(t, runs) {
+		b, err := os.ReadFile(filepath.Join(runs, name, artifact.Result))
 		if err != nil {
-			t.Fatalf("run folder %s: %v", e.Name(), err)
+			t.Fatalf("run folder %s: %v", name, err)
 		}
 		var m map[string]any
 		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s/result.json: %v", e.Name(), err)
+			t.Fatalf("%s/result.json: %v", name, err)
 		}
 		out = append(out, m)
 	}
