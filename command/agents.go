@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/agent/anthropic"
 	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -39,6 +40,7 @@ func modelFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
 		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
 		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
+		&cli.StringFlag{Name: "model-cache", Value: string(cassette.ModeOff), Usage: "`MODE` of openai: and anthropic: agents' cassettes in .silo/cassettes (docs/cassettes.md): record (ask the model, record each exchange), replay (answer from the cassette, never the network; a request it lacks is a change), auto (replay what is recorded, ask and record the rest) or off"},
 		&cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"},
 	}
 }
@@ -49,6 +51,8 @@ type modelOptions struct {
 	seed        *int64
 	maxTurns    int
 	retries     int // as modelapi.Client.MaxRetries takes it: negative for none
+	// cassette is the clients' cassette; nil when --model-cache is off
+	cassette *cassette.Config
 }
 
 // readModelOptions reads the model flags; a value out of range is a
@@ -69,6 +73,17 @@ func readModelOptions(c *cli.Context) (modelOptions, error) {
 	case m.retries == 0:
 		m.retries = -1
 	}
+	mode, err := cassette.ParseMode(c.String("model-cache"))
+	if err != nil {
+		return m, usageError("--model-cache %q: want record, replay, auto or off", c.String("model-cache"))
+	}
+	if mode != cassette.ModeOff {
+		project, err := filepath.Abs(projectDir(c))
+		if err != nil {
+			return m, err
+		}
+		m.cassette = &cassette.Config{Project: project, Mode: mode}
+	}
 	if c.IsSet("model-seed") {
 		seed := c.Int64("model-seed")
 		m.seed = &seed
@@ -78,13 +93,13 @@ func readModelOptions(c *cli.Context) (modelOptions, error) {
 
 // openai applies the options to cfg.
 func (m modelOptions) openai(cfg openai.Config) openai.Config {
-	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.seed, m.maxTurns, m.retries
+	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries, cfg.API.Cassette = m.temperature, m.seed, m.maxTurns, m.retries, m.cassette
 	return cfg
 }
 
 // anthropic applies the options to cfg; Anthropic's API takes no seed.
 func (m modelOptions) anthropic(cfg anthropic.Config) anthropic.Config {
-	cfg.Temperature, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.maxTurns, m.retries
+	cfg.Temperature, cfg.MaxTurns, cfg.API.MaxRetries, cfg.API.Cassette = m.temperature, m.maxTurns, m.retries, m.cassette
 	return cfg
 }
 

@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"io"
 	"path/filepath"
 	"strings"
@@ -104,7 +105,8 @@ func runCommand(envs Environments) *cli.Command {
 			if n := c.Int("runs"); n > 1 {
 				return repeatRuns(c, res, e, task, ref, n)
 			}
-			o, err := runner.Run(runNotices(c, e.Name()+"/"+task.ID), e, task, agent, runner.Config{
+			ctx := cassette.WithIdentity(runNotices(c, e.Name()+"/"+task.ID), cassette.Identity{Env: e.Name(), Agent: ref, Task: task.ID})
+			o, err := runner.Run(ctx, e, task, agent, runner.Config{
 				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,
 			})
 			if err != nil {
