@@ -77,8 +77,8 @@ func verdictChanges(store *baseline.Store, p *baseline.Pending, keys []baseline.
 // regression and the command was not given --allow-regressions: nothing is
 // accepted, each regression is named on stderr (in text), and the error
 // names the flag.
-func refuseRegressions(c *cli.Context, keys []baseline.Key, changes map[baseline.Key]verdictChange) error {
-	if c.Bool("allow-regressions") {
+func (o *acceptOptions) refuseRegressions(c *cli.Context, keys []baseline.Key, changes map[baseline.Key]verdictChange) error {
+	if o.AllowRegressions {
 		return nil
 	}
 	var regs []string
@@ -89,7 +89,7 @@ func refuseRegressions(c *cli.Context, keys []baseline.Key, changes map[baseline
 		}
 		name := fmt.Sprintf("%s (%s → %s)", k, verdictName(v.OldVerdict), verdictName(v.NewVerdict))
 		regs = append(regs, name)
-		if !c.Bool("json") {
+		if !o.JSON {
 			fmt.Fprintf(c.App.ErrWriter, "refused   %s: regression, the verdict goes from pass to %s\n", k, verdictName(v.NewVerdict))
 		}
 	}
@@ -145,7 +145,19 @@ func withVerdicts(acc []baseline.Accepted, changes map[baseline.Key]verdictChang
 	return out
 }
 
+// acceptOptions are accept's flags.
+type acceptOptions struct {
+	flags
+	From             string
+	AllowRegressions bool
+	JSON             bool
+}
+
 func acceptCommand(envs Environments) *cli.Command {
+	o := &acceptOptions{}
+	o.String(&o.From, &cli.StringFlag{Name: "from", Usage: "take the fresh artifacts of the report folder `DIR` (check --report-dir)"})
+	o.Bool(&o.AllowRegressions, &cli.BoolFlag{Name: "allow-regressions", Usage: "also accept cases whose verdict goes from pass to something else"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print what was accepted as JSON"})
 	return &cli.Command{
 		Name:      "accept",
 		Usage:     "make pending artifacts the baselines",
@@ -164,18 +176,14 @@ func acceptCommand(envs Environments) *cli.Command {
 			"writes nothing. Accepted cases are removed from .silo/pending, with --from too (the report\n" +
 			"folder is left as it is). Accepting stops at the first case it cannot write.\n" +
 			"Exit status: 0 accepted (or nothing pending); 2 trouble (a regression refused included).",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Usage: "take the fresh artifacts of the report folder `DIR` (check --report-dir)"},
-			&cli.BoolFlag{Name: "allow-regressions", Usage: "also accept cases whose verdict goes from pass to something else"},
-			&cli.BoolFlag{Name: "json", Usage: "print what was accepted as JSON"},
-		},
-		Action: func(c *cli.Context) error { return accept(c, envs) },
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c, envs) },
 	}
 }
 
-// accept is oracle accept.
-func accept(c *cli.Context, envs Environments) error {
-	src, err := pendingSource(c)
+// run accepts the pending cases the arguments select.
+func (o *acceptOptions) run(c *cli.Context, envs Environments) error {
+	src, err := pendingSource(c, o.From)
 	if err != nil {
 		return err
 	}
@@ -203,7 +211,7 @@ func accept(c *cli.Context, envs Environments) error {
 		if err != nil {
 			return err
 		}
-		if err := src.refuseMoved(c, moved); err != nil {
+		if err := src.refuseMoved(c, o.JSON, moved); err != nil {
 			return err
 		}
 	}
@@ -211,7 +219,7 @@ func accept(c *cli.Context, envs Environments) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseRegressions(c, keys, changes); err != nil {
+	if err := o.refuseRegressions(c, keys, changes); err != nil {
 		return err
 	}
 	// what the project holds pending for the cases --from accepts, looked
@@ -233,7 +241,7 @@ func accept(c *cli.Context, envs Environments) error {
 	acc, err := store.AcceptExpecting(p, keys, want)
 	if m, ok := errors.AsType[*baseline.Moved](err); ok {
 		// recorded while accept looked: still nothing written
-		return src.refuseMoved(c, m.Keys)
+		return src.refuseMoved(c, o.JSON, m.Keys)
 	}
 	var dists distGroups // of the report, never in its fresh artifacts
 	if !own {
@@ -258,7 +266,7 @@ func accept(c *cli.Context, envs Environments) error {
 		}
 	}
 	out := withVerdicts(acc, changes)
-	if c.Bool("json") {
+	if o.JSON {
 		v := map[string]any{"formatVersion": 1, "accepted": nonNil(out)}
 		if !own {
 			v["droppedPending"] = nonNil(dropped)
@@ -271,15 +279,15 @@ func accept(c *cli.Context, envs Environments) error {
 	s := newStyle(c, c.App.Writer)
 	printAccepted(c.App.Writer, s, out)
 	for _, name := range dropped {
-		fmt.Fprintf(c.App.Writer, "%s %s: its entry in %s (now accepted from %s)\n", s.Dim(fmt.Sprintf("%-9s", "dropped")), name, baseline.PendingDir, c.String("from"))
+		fmt.Fprintf(c.App.Writer, "%s %s: its entry in %s (now accepted from %s)\n", s.Dim(fmt.Sprintf("%-9s", "dropped")), name, baseline.PendingDir, o.From)
 	}
 	switch {
 	case len(keys) == 0 && own:
 		printNothingPending(c, p)
 	case len(keys) == 0 && len(dists) > 0:
-		fmt.Fprintf(c.App.Writer, "nothing accepted from %s\n", c.String("from"))
+		fmt.Fprintf(c.App.Writer, "nothing accepted from %s\n", o.From)
 	case len(keys) == 0:
-		fmt.Fprintf(c.App.Writer, "nothing to accept in %s (every case of that check matched)\n", c.String("from"))
+		fmt.Fprintf(c.App.Writer, "nothing to accept in %s (every case of that check matched)\n", o.From)
 	default:
 		fmt.Fprintf(c.App.Writer, "%d accepted%s\n", len(acc), regressionCount(out))
 	}

@@ -17,32 +17,49 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// agentEnvFlag passes variables to exec agents, which otherwise see only
-// PATH and HOME.
-func agentEnvFlag() cli.Flag {
-	return &cli.StringSliceFlag{Name: "agent-env", Usage: "pass the variable `NAME` (or set NAME=VALUE) to exec: agents, which see only PATH and HOME otherwise (repeatable)"}
+// agentOptions are the flags of how agents run: the variables and the
+// sandbox of exec agents, and the sampling of model agents. Like every run
+// option they are no part of a case's identity.
+type agentOptions struct {
+	fs *flags // the verb's flags, which hold these
+
+	Env      cli.StringSlice // --agent-env
+	Sandbox  string
+	Net      bool
+	ReadOnly cli.StringSlice // --agent-ro
+
+	models      bool // the verb has the model flags
+	Temperature float64
+	Seed        int64
+	MaxTurns    int
+	Retries     int
+	ModelCache  string // --model-cache
 }
 
-// sandboxFlags choose how exec agents are contained.
-func sandboxFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "sandbox", Value: string(runner.SandboxAuto), Usage: "contain exec: agents with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"},
-		&cli.BoolFlag{Name: "agent-net", Usage: "let sandboxed exec: agents use the network (off by default), e.g. to call a model API"},
-		&cli.StringSliceFlag{Name: "agent-ro", Usage: "let sandboxed exec: agents read `PATH` (a virtualenv, a model cache); never .silo or an environment's folder (repeatable)"},
-	}
+// envFlag adds --agent-env, which passes variables to exec agents, which
+// otherwise see only PATH and HOME.
+func (o *agentOptions) envFlag(fs *flags) {
+	o.fs = fs
+	fs.Strings(&o.Env, &cli.StringSliceFlag{Name: "agent-env", Usage: "pass the variable `NAME` (or set NAME=VALUE) to exec: agents, which see only PATH and HOME otherwise (repeatable)"})
 }
 
-// modelFlags configure openai:MODEL and anthropic:MODEL agents, for run,
-// record and check alike; like every run option they are no part of a
-// case's identity.
-func modelFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"},
-		&cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"},
-		&cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"},
-		&cli.StringFlag{Name: "model-cache", Value: string(cassette.ModeOff), Usage: "`MODE` of openai: and anthropic: agents' cassettes in .silo/cassettes (docs/cassettes.md): record (ask the model, record each exchange), replay (answer from the cassette, never the network; a request it lacks is a change), auto (replay what is recorded, ask and record the rest) or off"},
-		&cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"},
-	}
+// sandboxFlags add the flags that choose how exec agents are contained.
+func (o *agentOptions) sandboxFlags(fs *flags) {
+	o.fs = fs
+	fs.String(&o.Sandbox, &cli.StringFlag{Name: "sandbox", Value: string(runner.SandboxAuto), Usage: "contain exec: agents with `MODE`: bwrap (bubblewrap: no /proc of the runner, no project, read-only files, no network, nothing survives), none (process group and scrubbed environment only), or auto (bwrap when it works here)"})
+	fs.Bool(&o.Net, &cli.BoolFlag{Name: "agent-net", Usage: "let sandboxed exec: agents use the network (off by default), e.g. to call a model API"})
+	fs.Strings(&o.ReadOnly, &cli.StringSliceFlag{Name: "agent-ro", Usage: "let sandboxed exec: agents read `PATH` (a virtualenv, a model cache); never .silo or an environment's folder (repeatable)"})
+}
+
+// modelFlags add the flags of openai:MODEL and anthropic:MODEL agents, for
+// run, record and check alike.
+func (o *agentOptions) modelFlags(fs *flags) {
+	o.fs, o.models = fs, true
+	fs.Float64(&o.Temperature, &cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"})
+	fs.Int64(&o.Seed, &cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"})
+	fs.Int(&o.MaxTurns, &cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"})
+	fs.String(&o.ModelCache, &cli.StringFlag{Name: "model-cache", Value: string(cassette.ModeOff), Usage: "`MODE` of openai: and anthropic: agents' cassettes in .silo/cassettes (docs/cassettes.md): record (ask the model, record each exchange), replay (answer from the cassette, never the network; a request it lacks is a change), auto (replay what is recorded, ask and record the rest) or off"})
+	fs.Int(&o.Retries, &cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"})
 }
 
 // modelOptions are the model flags as read.
@@ -55,14 +72,14 @@ type modelOptions struct {
 	cassette *cassette.Config
 }
 
-// readModelOptions reads the model flags; a value out of range is a
-// usage error. A command without them (verifier test) runs no model and
-// gets the defaults.
-func readModelOptions(c *cli.Context) (modelOptions, error) {
-	if c.Value("model-max-turns") == nil {
+// modelOptions checks the model flags; a value out of range is a usage
+// error. A command without them (verifier test) runs no model and gets
+// the defaults.
+func (o *agentOptions) modelOptions(c *cli.Context) (modelOptions, error) {
+	if !o.models {
 		return modelOptions{maxTurns: openai.DefaultMaxTurns}, nil
 	}
-	m := modelOptions{temperature: c.Float64("model-temperature"), maxTurns: c.Int("model-max-turns"), retries: c.Int("model-retries")}
+	m := modelOptions{temperature: o.Temperature, maxTurns: o.MaxTurns, retries: o.Retries}
 	switch {
 	case math.IsNaN(m.temperature) || m.temperature < 0:
 		return m, usageError("--model-temperature %v: want a temperature of 0 or more, such as 0.7", m.temperature)
@@ -73,9 +90,9 @@ func readModelOptions(c *cli.Context) (modelOptions, error) {
 	case m.retries == 0:
 		m.retries = -1
 	}
-	mode, err := cassette.ParseMode(c.String("model-cache"))
+	mode, err := cassette.ParseMode(o.ModelCache)
 	if err != nil {
-		return m, usageError("--model-cache %q: want record, replay, auto or off", c.String("model-cache"))
+		return m, usageError("--model-cache %q: want record, replay, auto or off", o.ModelCache)
 	}
 	if mode != cassette.ModeOff {
 		project, err := filepath.Abs(projectDir(c))
@@ -84,11 +101,31 @@ func readModelOptions(c *cli.Context) (modelOptions, error) {
 		}
 		m.cassette = &cassette.Config{Project: project, Mode: mode}
 	}
-	if c.IsSet("model-seed") {
-		seed := c.Int64("model-seed")
+	if o.fs.isSet(c, &o.Seed) {
+		seed := o.Seed
 		m.seed = &seed
 	}
 	return m, nil
+}
+
+// modelAgents make the agents of the model schemes of env.Schemes (those
+// of Model true), with the model flags.
+var modelAgents = map[*env.Scheme]func(m modelOptions, model string) (env.Agent, error){
+	env.OpenAIScheme: func(m modelOptions, model string) (env.Agent, error) {
+		return openai.New(m.openai(openai.FromEnv(model)))
+	},
+	env.AnthropicScheme: func(m modelOptions, model string) (env.Agent, error) {
+		return anthropic.New(m.anthropic(anthropic.FromEnv(model)))
+	},
+}
+
+// schemes are the runner's constructors of the model schemes' agents.
+func (m modelOptions) schemes() map[string]func(string) (env.Agent, error) {
+	out := make(map[string]func(string) (env.Agent, error), len(modelAgents))
+	for s, newAgent := range modelAgents {
+		out[s.Name] = func(model string) (env.Agent, error) { return newAgent(m, model) }
+	}
+	return out
 }
 
 // openai applies the options to cfg.
@@ -105,11 +142,11 @@ func (m modelOptions) anthropic(cfg anthropic.Config) anthropic.Config {
 
 // resolver resolves agent references with the command's exec options. The
 // first exec agent of an auto sandbox without bubblewrap warns, once.
-func resolver(c *cli.Context) (agentResolver, error) {
-	holdSecrets(c)
-	mode, err := runner.ParseSandboxMode(c.String("sandbox"))
+func (o *agentOptions) resolver(c *cli.Context) (agentResolver, error) {
+	holdSecrets(o.Env.Value())
+	mode, err := runner.ParseSandboxMode(o.Sandbox)
 	if err != nil {
-		return agentResolver{}, usageError("--sandbox %q is not auto, bwrap or none", c.String("sandbox"))
+		return agentResolver{}, usageError("--sandbox %q is not auto, bwrap or none", o.Sandbox)
 	}
 	if mode == runner.SandboxBwrap {
 		if _, err := runner.BwrapStatus(); err != nil {
@@ -117,9 +154,9 @@ func resolver(c *cli.Context) (agentResolver, error) {
 		}
 	}
 	var loose []string // sandbox flags that only a sandbox honours
-	for _, flag := range []string{"agent-ro", "agent-net"} {
-		if c.IsSet(flag) {
-			loose = append(loose, "--"+flag)
+	for _, field := range []any{&o.ReadOnly, &o.Net} {
+		if flag := o.fs.given(c, field); flag != "" {
+			loose = append(loose, flag)
 		}
 	}
 	if mode == runner.SandboxNone && len(loose) > 0 {
@@ -133,22 +170,15 @@ func resolver(c *cli.Context) (agentResolver, error) {
 	if err != nil {
 		return agentResolver{}, err
 	}
-	models, err := readModelOptions(c)
+	models, err := o.modelOptions(c)
 	if err != nil {
 		return agentResolver{}, err
 	}
 	var once sync.Once
 	return agentResolver{runner.Resolver{
-		Schemes: map[string]func(string) (env.Agent, error){
-			"openai": func(model string) (env.Agent, error) {
-				return openai.New(models.openai(openai.FromEnv(model)))
-			},
-			"anthropic": func(model string) (env.Agent, error) {
-				return anthropic.New(models.anthropic(anthropic.FromEnv(model)))
-			},
-		},
-		Exec: runner.ExecConfig{Env: c.StringSlice("agent-env"), Sandbox: runner.Sandbox{
-			Mode: mode, Net: c.Bool("agent-net"), ReadOnly: c.StringSlice("agent-ro"), Project: project,
+		Schemes: models.schemes(),
+		Exec: runner.ExecConfig{Env: o.Env.Value(), Sandbox: runner.Sandbox{
+			Mode: mode, Net: o.Net, ReadOnly: o.ReadOnly.Value(), Project: project,
 		}},
 		Warn:    func(msg string) { once.Do(func() { fmt.Fprintln(c.App.ErrWriter, "warning: "+msg+noEffect) }) },
 		Project: project,
@@ -159,10 +189,10 @@ func resolver(c *cli.Context) (agentResolver, error) {
 // cases: each trace is copied into the project's .silo/traces, and the
 // selection is narrowed to those cases. --env and --task, when they name
 // one environment and one task, name them for a trace without run_start.
-func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (oracle.Selection, error) {
+func importReplays(c *cli.Context, envs Environments, sel oracle.Selection, agentEnv []string) (oracle.Selection, error) {
 	var paths, agents []string
 	for _, a := range sel.Agents {
-		if path, ok := strings.CutPrefix(a, "replay:"); ok {
+		if path, ok := env.CutScheme(a, env.ReplayScheme); ok {
 			paths = append(paths, path)
 		} else {
 			agents = append(agents, a)
@@ -171,7 +201,7 @@ func importReplays(c *cli.Context, envs Environments, sel oracle.Selection) (ora
 	if len(paths) == 0 {
 		return sel, nil
 	}
-	holdSecrets(c)
+	holdSecrets(agentEnv)
 	cat, err := loadCatalog(envs)
 	if err != nil {
 		return sel, err

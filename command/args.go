@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,15 +12,15 @@ import (
 // positional returns the arguments of a command that takes some, reading
 // any flags written after them, as in oracle verifier add VER-007 --env
 // demo: the command line parser stops at the first argument, so the flags
-// that follow are parsed here and set on c. Everything after "--" is an
-// argument. The required flags, checked here rather than by the parser,
-// must then be set.
-func positional(c *cli.Context, path string, required ...string) ([]string, error) {
+// that follow are parsed here into c's own flags (and so into the
+// command's options). Everything after "--" is an argument.
+func positional(c *cli.Context, path string) ([]string, error) {
 	set := flag.NewFlagSet(path, flag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	for _, f := range c.Command.Flags {
-		if err := f.Apply(set); err != nil {
-			return nil, err
+		_, boolean := f.(*cli.BoolFlag)
+		for _, name := range f.Names() {
+			set.Var(&reparse{c: c, name: f.Names()[0], boolean: boolean}, name, "")
 		}
 	}
 	var args []string
@@ -44,30 +43,19 @@ func positional(c *cli.Context, path string, required ...string) ([]string, erro
 			rest = set.Args()
 		}
 	}
-	var setErr error
-	set.Visit(func(f *flag.Flag) {
-		for _, cf := range c.Command.Flags {
-			names := cf.Names()
-			if !slices.Contains(names, f.Name) {
-				continue
-			}
-			for _, name := range names {
-				if err := c.Set(name, f.Value.String()); err != nil && setErr == nil {
-					setErr = usageError("--%s: %v; see %s --help", f.Name, err, path)
-				}
-			}
-		}
-	})
-	if setErr != nil {
-		return nil, setErr
-	}
-	if c.App.Metadata != nil {
-		c.App.Metadata[projectKey] = resolveProjectDir(c) // --dir may come after the arguments
-	}
-	for _, name := range required {
-		if strings.TrimSpace(c.String(name)) == "" {
-			return nil, usageError("--%s is required; see %s --help", name, path)
-		}
+	if s := sessionOf(c); s != nil {
+		s.project = resolveProjectDir(c) // --dir may come after the arguments
 	}
 	return args, nil
+}
+
+// required refuses a required text flag left empty: the parser does not
+// check them, as they may come after the arguments (positional).
+func (fs *flags) required(path string, fields ...*string) error {
+	for _, f := range fields {
+		if strings.TrimSpace(*f) == "" {
+			return usageError("--%s is required; see %s --help", fs.names[f], path)
+		}
+	}
+	return nil
 }

@@ -102,11 +102,11 @@ func TestCheckWritesTheWholeReport(t *testing.T) {
 				t.Fatal(err)
 			}
 			for what, got := range map[string]string{"output": output, "report dir": string(file)} {
-				o := reportOptions(c, &bytes.Buffer{})
+				o := reportOptions(c, &checkOptions{}, &bytes.Buffer{})
 				if what == "report dir" {
 					// the index links the page of each case whose fresh
 					// artifacts the folder holds
-					o = reportOptions(c, nil)
+					o = reportOptions(c, &checkOptions{}, nil)
 					o.CaseLink = func(cr *oracle.CaseReport) string {
 						if _, err := os.Stat(filepath.Join(reports, filepath.FromSlash(casePageLink(cr.Key())))); err != nil {
 							return ""

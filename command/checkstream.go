@@ -25,20 +25,20 @@ import (
 // checkStreamed checks the selected cases (or takes the merged report's),
 // writes the report folder when --report-dir names one, then prints the
 // report in format.
-func checkStreamed(c *cli.Context, format render.Format, run func(each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error)) error {
-	out := format.New(reportOptions(c, c.App.Writer))
+func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run func(each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error)) error {
+	out := format.New(reportOptions(c, opts, c.App.Writer))
 	defer out.Close()
 	writers := []render.Writer{out}
 	var dir *oracle.ReportDir
 	files := map[string]render.Writer{}
-	if name := c.String("report-dir"); name != "" {
+	if name := opts.ReportDir; name != "" {
 		var err error
 		if dir, err = oracle.OpenReportDir(name, render.Files()); err != nil {
 			return err
 		}
 		defer dir.Close()
 		dir.SetPages(casePage(c))
-		o := reportOptions(c, nil)
+		o := reportOptions(c, opts, nil)
 		o.CaseLink = func(cr *oracle.CaseReport) string {
 			if !dir.Kept(cr.Key()) {
 				return ""
@@ -93,11 +93,11 @@ func checkStreamed(c *cli.Context, format render.Format, run func(each func(cr *
 // in .silo/pending as it comes. It prints the errors of the cases that
 // failed to run, and returns the report without its cases (the summary is
 // whole) and the exit code the cases give.
-func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
+func checkEach(c *cli.Context, o *checkOptions, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
 	var pending *pendingWriter
-	if c.Bool("pending") {
+	if o.Pending {
 		var err error
-		if pending, err = newPendingWriter(c); err != nil {
+		if pending, err = newPendingWriter(c, o.cases.Task.Value()); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -130,12 +130,12 @@ func checkEach(c *cli.Context, store *baseline.Store, selected *oracle.Selected,
 
 // mergedCases hands the cases of a merged report on, as checkEach hands
 // those of a check, and returns the report without them.
-func mergedCases(c *cli.Context, r *oracle.Report, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
+func mergedCases(c *cli.Context, o *checkOptions, r *oracle.Report, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
 	for _, cr := range r.Cases {
 		if cr.Status == oracle.StatusError {
 			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(cr.Case), safe(cr.Error))
 		}
-		if !c.Bool("show-redacted") {
+		if !o.ShowRedacted {
 			cr = cr.Unshown()
 		}
 		if err := each(cr, nil); err != nil {

@@ -22,45 +22,55 @@ import (
 // and check decides over the tasks of each environment and agent whether
 // its pass rate moved beyond the runs' noise (docs/statistics.md).
 
-// recordGateFlags are record's flags for distribution cases.
-func recordGateFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "byte for byte", Usage: "record each case as a distribution: `N` runs (2 or more), each from a fresh world, counted (verdicts, termination reasons, checks, violations, rewards) in <TASK>.stats.json instead of the artifacts' bytes; for agents whose bytes never repeat (models)"},
-		&cli.Float64Flag{Name: "detect", DefaultText: "none", Usage: "with --runs: warn when a check of the recorded tasks × N runs could not detect a drop in pass rate of `SHARE` (e.g. 0.1 for 10 points), and say the runs that would"},
-		maxErrorsFlag(),
-		modelJobsFlag(),
-	}
+// gateOptions are the flags of distribution cases.
+type gateOptions struct {
+	fs *flags
+
+	Runs      int
+	Detect    float64 // record's
+	Margin    float64 // check's
+	MaxErrors float64
+	RerunFrom string // check's
+	ModelJobs int
 }
 
-// checkGateFlags are check's flags for distribution cases.
-func checkGateFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "as recorded", Usage: "run each distribution case `N` times; byte-for-byte cases run --repeat times"},
-		&cli.Float64Flag{Name: "margin", DefaultText: "0", Usage: "a change in mean pass rate of distribution cases within `SHARE` (e.g. 0.05 for 5 points) is no change"},
-		maxErrorsFlag(),
-		&cli.StringFlag{Name: "rerun-from", Usage: "run again only what was an error in the JSON report (--format json) of an earlier check at `REPORT`: its cases that were errors, and a distribution case's runs that failed for the infrastructure; the other cases are taken from the report, and the report's selection and shard are checked"},
-		modelJobsFlag(),
-	}
+// recordFlags adds record's flags for distribution cases.
+func (o *gateOptions) recordFlags(fs *flags) {
+	o.fs = fs
+	fs.Int(&o.Runs, &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "byte for byte", Usage: "record each case as a distribution: `N` runs (2 or more), each from a fresh world, counted (verdicts, termination reasons, checks, violations, rewards) in <TASK>.stats.json instead of the artifacts' bytes; for agents whose bytes never repeat (models)"})
+	fs.Float64(&o.Detect, &cli.Float64Flag{Name: "detect", DefaultText: "none", Usage: "with --runs: warn when a check of the recorded tasks × N runs could not detect a drop in pass rate of `SHARE` (e.g. 0.1 for 10 points), and say the runs that would"})
+	o.maxErrorsFlag(fs)
+	o.modelJobsFlag(fs)
 }
 
-func maxErrorsFlag() cli.Flag {
-	return &cli.Float64Flag{Name: "max-errors", Value: stats.DefaultMaxErrors, Usage: "`SHARE` of the runs of distribution cases that may fail for the infrastructure (an unreachable model API, an exhausted quota, a missing command) before the result is trouble (exit 2); such runs are never graded"}
+// checkFlags adds check's flags for distribution cases.
+func (o *gateOptions) checkFlags(fs *flags) {
+	o.fs = fs
+	fs.Int(&o.Runs, &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, DefaultText: "as recorded", Usage: "run each distribution case `N` times; byte-for-byte cases run --repeat times"})
+	fs.Float64(&o.Margin, &cli.Float64Flag{Name: "margin", DefaultText: "0", Usage: "a change in mean pass rate of distribution cases within `SHARE` (e.g. 0.05 for 5 points) is no change"})
+	o.maxErrorsFlag(fs)
+	fs.String(&o.RerunFrom, &cli.StringFlag{Name: "rerun-from", Usage: "run again only what was an error in the JSON report (--format json) of an earlier check at `REPORT`: its cases that were errors, and a distribution case's runs that failed for the infrastructure; the other cases are taken from the report when their baselines are as it saw them, and the report's selection, shard and basis (the CI's commit, the agents, the options) are checked"})
+	o.modelJobsFlag(fs)
 }
 
-func modelJobsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "model-jobs", DefaultText: "--jobs", Usage: "rollouts of openai: and anthropic: agents run at once, at most; the bound is this process's, so shards × `N` is what the provider sees"}
+func (o *gateOptions) maxErrorsFlag(fs *flags) {
+	fs.Float64(&o.MaxErrors, &cli.Float64Flag{Name: "max-errors", Value: stats.DefaultMaxErrors, Usage: "`SHARE` of the runs of distribution cases that may fail for the infrastructure (an unreachable model API, an exhausted quota, a missing command) before the result is trouble (exit 2); such runs are never graded"})
 }
 
-// gateOptions reads the flags of distribution cases into opts.
-func gateOptions(c *cli.Context, opts *oracle.Options) error {
-	d := oracle.DistributionOptions{Runs: c.Int("runs"), Margin: c.Float64("margin"), Detect: c.Float64("detect")}
-	if c.IsSet("runs") && d.Runs < 1 {
+func (o *gateOptions) modelJobsFlag(fs *flags) {
+	fs.Int(&o.ModelJobs, &cli.IntFlag{Name: "model-jobs", DefaultText: "--jobs", Usage: "rollouts of openai: and anthropic: agents run at once, at most; the bound is this process's, so shards × `N` is what the provider sees"})
+}
+
+// apply checks the flags of distribution cases and sets them in opts.
+func (o *gateOptions) apply(c *cli.Context, opts *oracle.Options) error {
+	d := oracle.DistributionOptions{Runs: o.Runs, Margin: o.Margin, Detect: o.Detect}
+	if o.fs.isSet(c, &o.Runs) && d.Runs < 1 {
 		return usageError("--runs %d: want a whole number of at least 1", d.Runs)
 	}
-	if c.IsSet("model-jobs") && c.Int("model-jobs") < 1 {
-		return usageError("--model-jobs %d: want a whole number of at least 1", c.Int("model-jobs"))
+	if o.fs.isSet(c, &o.ModelJobs) && o.ModelJobs < 1 {
+		return usageError("--model-jobs %d: want a whole number of at least 1", o.ModelJobs)
 	}
-	share := c.Float64("max-errors")
+	share := o.MaxErrors
 	switch {
 	case math.IsNaN(share) || share < 0 || share > 1:
 		return usageError("--max-errors %v: want a share of the runs from 0 to 1, such as 0.1 for 10%%", share)
@@ -69,14 +79,14 @@ func gateOptions(c *cli.Context, opts *oracle.Options) error {
 	default:
 		d.MaxErrors = share
 	}
-	if c.IsSet("margin") && (math.IsNaN(d.Margin) || d.Margin < 0 || d.Margin >= 1) {
+	if o.fs.isSet(c, &o.Margin) && (math.IsNaN(d.Margin) || d.Margin < 0 || d.Margin >= 1) {
 		return usageError("--margin %v: want a share of pass rate from 0 to below 1, such as 0.05 for 5 points", d.Margin)
 	}
-	if c.IsSet("detect") && (math.IsNaN(d.Detect) || d.Detect <= 0 || d.Detect >= 1) {
+	if o.fs.isSet(c, &o.Detect) && (math.IsNaN(d.Detect) || d.Detect <= 0 || d.Detect >= 1) {
 		return usageError("--detect %v: want a drop in pass rate above 0 and below 1, such as 0.1 for 10 points", d.Detect)
 	}
 	opts.Distribution = d
-	opts.ModelJobs = c.Int("model-jobs")
+	opts.ModelJobs = o.ModelJobs
 	opts.Notice = noticePrinter(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
 	return nil
 }
@@ -127,15 +137,13 @@ func printRecordGroups(w io.Writer, rep *oracle.RecordReport) {
 // rerunFrom reads --rerun-from: the earlier report whose errors the check
 // runs again, whose selection and shard the check takes (the selection
 // flags are refused beside it).
-func rerunFrom(c *cli.Context, sel oracle.Selection, opts *oracle.Options) (oracle.Selection, error) {
-	path := c.String("rerun-from")
+func (o *gateOptions) rerunFrom(c *cli.Context, cases *caseOptions, sel oracle.Selection, opts *oracle.Options) (oracle.Selection, error) {
+	path := o.RerunFrom
 	if path == "" {
 		return sel, nil
 	}
-	for _, flag := range []string{"env", "agent", "task", "shard"} {
-		if c.IsSet(flag) {
-			return sel, usageError("--rerun-from checks the selection of its report, so --%s selects nothing; the report says what it holds", flag)
-		}
+	if flag := cases.selectionGiven(c); flag != "" {
+		return sel, usageError("--rerun-from checks the selection of its report, so %s selects nothing; the report says what it holds", flag)
 	}
 	data, err := safeio.ReadFile(path)
 	if err != nil {
@@ -157,17 +165,18 @@ func rerunFrom(c *cli.Context, sel oracle.Selection, opts *oracle.Options) (orac
 
 // recordRuns reads record's --runs: N ≥ 2 records every case as a
 // distribution.
-func recordRuns(c *cli.Context, opts *oracle.Options) error {
-	if err := gateOptions(c, opts); err != nil {
+func (o *gateOptions) recordRuns(c *cli.Context, cases *caseOptions, opts *oracle.Options) error {
+	if err := o.apply(c, opts); err != nil {
 		return err
 	}
 	runs := opts.Distribution.Runs
+	given := o.fs.isSet(c, &o.Runs)
 	switch {
-	case c.IsSet("runs") && runs < 2:
+	case given && runs < 2:
 		return usageError("--runs %d: a distribution is recorded from 2 runs or more (10 is a common start); without --runs a case is recorded byte for byte", runs)
-	case c.IsSet("runs") && c.IsSet("repeat"):
+	case given && cases.fs.isSet(c, &cases.Repeat):
 		return usageError("--runs records distributions, whose runs are not compared with each other, so --repeat does nothing; give one of them")
-	case c.IsSet("detect") && !c.IsSet("runs"):
+	case o.fs.isSet(c, &o.Detect) && !given:
 		return usageError("--detect is about distributions; give --runs N too")
 	}
 	return nil

@@ -19,7 +19,22 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// initOptions are init's flags.
+type initOptions struct {
+	flags
+	Out, Description, Module, OraclePath string
+	WithBuiltins                         bool
+	Lang                                 string
+}
+
 func initCommand() *cli.Command {
+	o := &initOptions{}
+	o.String(&o.Out, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`folder` of the new package, inside the project and relative to it (default: envs/NAME)"})
+	o.String(&o.Description, &cli.StringFlag{Name: "description", Aliases: []string{"d"}, Usage: "what the environment is, one sentence"})
+	o.String(&o.Module, &cli.StringFlag{Name: "module", Usage: "module `path` of the go.mod written in a folder that has none (default: the folder's name)"})
+	o.String(&o.OraclePath, &cli.StringFlag{Name: "oracle-path", Usage: "a checkout of oracle (`folder`) that the new go.mod replaces the module with, since it is not published yet (default: the checkout init runs in, if any)"})
+	o.Bool(&o.WithBuiltins, &cli.BoolFlag{Name: "with-builtins", Usage: "the new binary also serves oracle's built-in demo environments (crm, calendar)"})
+	o.String(&o.Lang, &cli.StringFlag{Name: "lang", Value: "go", Usage: "`language` of the environment: go (a package and the project's binary), ts (a TypeScript module in the original runner's contract) or python (a module for the Python host); ts and python need no Go: the stock oracle serves them"})
 	return &cli.Command{
 		Name:      "init",
 		Usage:     "start a project or add an environment to it: a Go package, its manifest and the project's binary (or, with --lang, a TypeScript or Python module)",
@@ -40,60 +55,56 @@ func initCommand() *cli.Command {
 			".silo/environments/NAME (the manifest, index.ts or env.py, a solver module and TASK-001, whose\n" +
 			"verifier fails on purpose until written), and .gitignore and .gitattributes; no Go is involved.\n" +
 			"Refuses to overwrite any file; then nothing is written.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "`folder` of the new package, inside the project and relative to it (default: envs/NAME)"},
-			&cli.StringFlag{Name: "description", Aliases: []string{"d"}, Usage: "what the environment is, one sentence"},
-			&cli.StringFlag{Name: "module", Usage: "module `path` of the go.mod written in a folder that has none (default: the folder's name)"},
-			&cli.StringFlag{Name: "oracle-path", Usage: "a checkout of oracle (`folder`) that the new go.mod replaces the module with, since it is not published yet (default: the checkout init runs in, if any)"},
-			&cli.BoolFlag{Name: "with-builtins", Usage: "the new binary also serves oracle's built-in demo environments (crm, calendar)"},
-			&cli.StringFlag{Name: "lang", Value: "go", Usage: "`language` of the environment: go (a package and the project's binary), ts (a TypeScript module in the original runner's contract) or python (a module for the Python host); ts and python need no Go: the stock oracle serves them"},
-		},
-		Action: func(c *cli.Context) error {
-			args, err := positional(c, program(c, "init"))
-			if err != nil {
-				return err
-			}
-			if len(args) != 1 {
-				return usageError("init takes one environment name, e.g. %s init billing", c.App.Name)
-			}
-			name := args[0]
-			if lang := c.String("lang"); lang != "go" {
-				return initForeign(c, lang, name)
-			}
-			if err := scaffold.CheckPackageName(name); err != nil {
-				return usageError("environment name: %v", err)
-			}
-			project := projectDir(c)
-			entry, err := entrypoint(project, c.String("out"), name)
-			if err != nil {
-				return err
-			}
-			files, err := scaffold.Package(name, c.String("description"))
-			if err != nil {
-				return err
-			}
-			manifest, err := canon.Marshal(env.Manifest{Name: name, Template: "blank", TemplateVersion: Version, Entrypoint: entry, Tools: []string{}})
-			if err != nil {
-				return err
-			}
-			if _, err := env.ParseManifest(filepath.ToSlash(env.ManifestPath(name)), manifest); err != nil {
-				return usageError("--out: %v", err)
-			}
-			dir := filepath.Join(project, filepath.FromSlash(entry))
-			plan := &initPlan{project: project}
-			for _, f := range files {
-				plan.create(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data)
-			}
-			plan.create(filepath.Join(project, env.ManifestPath(name)), manifest)
-			if err := plan.projectFiles(c, name, entry); err != nil {
-				return err
-			}
-			if err := plan.check(); err != nil {
-				return err
-			}
-			return plan.write(c.App.Writer, c.App.ErrWriter)
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c) },
 	}
+}
+
+// run writes the new environment and what the project needs around it.
+func (o *initOptions) run(c *cli.Context) error {
+	args, err := positional(c, program(c, "init"))
+	if err != nil {
+		return err
+	}
+	if len(args) != 1 {
+		return usageError("init takes one environment name, e.g. %s init billing", c.App.Name)
+	}
+	name := args[0]
+	if lang := o.Lang; lang != "go" {
+		return o.initForeign(c, lang, name)
+	}
+	if err := scaffold.CheckPackageName(name); err != nil {
+		return usageError("environment name: %v", err)
+	}
+	project := projectDir(c)
+	entry, err := entrypoint(project, o.Out, name)
+	if err != nil {
+		return err
+	}
+	files, err := scaffold.Package(name, o.Description)
+	if err != nil {
+		return err
+	}
+	manifest, err := canon.Marshal(env.Manifest{Name: name, Template: "blank", TemplateVersion: Version, Entrypoint: entry, Tools: []string{}})
+	if err != nil {
+		return err
+	}
+	if _, err := env.ParseManifest(filepath.ToSlash(env.ManifestPath(name)), manifest); err != nil {
+		return usageError("--out: %v", err)
+	}
+	dir := filepath.Join(project, filepath.FromSlash(entry))
+	plan := &initPlan{project: project}
+	for _, f := range files {
+		plan.create(filepath.Join(dir, filepath.FromSlash(f.Path)), f.Data)
+	}
+	plan.create(filepath.Join(project, env.ManifestPath(name)), manifest)
+	if err := plan.projectFiles(c, o, name, entry); err != nil {
+		return err
+	}
+	if err := plan.check(); err != nil {
+		return err
+	}
+	return plan.write(c.App.Writer, c.App.ErrWriter)
 }
 
 // initPlan is what init writes: new files, and files it extends (the
@@ -120,7 +131,7 @@ func (p *initPlan) create(path string, data []byte) {
 // projectFiles plans the project around the new package: go.mod (and
 // go.sum) when no module holds the project, the binary or its new
 // registration, .gitignore, .gitattributes and README.md.
-func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
+func (p *initPlan) projectFiles(c *cli.Context, o *initOptions, name, entry string) error {
 	abs, err := filepath.Abs(p.project)
 	if err != nil {
 		return fmt.Errorf("project folder: %w", err)
@@ -130,13 +141,13 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 		return err
 	}
 	if modRoot == "" {
-		if module = c.String("module"); module == "" {
+		if module = o.Module; module == "" {
 			module = filepath.Base(abs)
 		}
 		if err := scaffold.CheckModulePath(module); err != nil {
 			return usageError("--module: %v", err)
 		}
-		oracleDir, oracleMod, err := oracleCheckout(c.String("oracle-path"))
+		oracleDir, oracleMod, err := oracleCheckout(o.OraclePath)
 		if err != nil {
 			return err
 		}
@@ -150,8 +161,8 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 		}
 		modRoot = abs
 	} else {
-		if c.IsSet("module") {
-			return usageError("--module %s: the project is already in module %s (%s); leave --module out", c.String("module"), module, filepath.Join(modRoot, "go.mod"))
+		if o.isSet(c, &o.Module) {
+			return usageError("--module %s: the project is already in module %s (%s); leave --module out", o.Module, module, filepath.Join(modRoot, "go.mod"))
 		}
 		if module != scaffold.OracleModule && !requiresOracle(filepath.Join(modRoot, "go.mod")) {
 			p.notes = append(p.notes, fmt.Sprintf("note: %s does not require %s yet: run go get %s (or go mod edit -replace %s=/path/to/oracle, then go mod tidy)",
@@ -168,7 +179,7 @@ func (p *initPlan) projectFiles(c *cli.Context, name, entry string) error {
 	switch len(mains) {
 	case 0:
 		p.program = name + "-oracle"
-		f, err := scaffold.MainFile(scaffold.Binary{Program: p.program, Import: imp, Package: name, Builtins: c.Bool("with-builtins")})
+		f, err := scaffold.MainFile(scaffold.Binary{Program: p.program, Import: imp, Package: name, Builtins: o.WithBuiltins})
 		if err != nil {
 			return err
 		}

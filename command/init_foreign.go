@@ -11,21 +11,19 @@ import (
 // initForeign is init --lang ts|python: an environment as a module of the
 // original runner's contract (TypeScript) or for the Python host, in the
 // environment's folder of the project, which the stock binary serves.
-func initForeign(c *cli.Context, lang, name string) error {
+func (o *initOptions) initForeign(c *cli.Context, lang, name string) error {
 	switch lang {
 	case scaffold.LangTS, scaffold.LangPython:
 	default:
 		return usageError("--lang %q is not go, ts or python", lang)
 	}
-	for _, flag := range []string{"out", "module", "oracle-path", "with-builtins"} {
-		if c.IsSet(flag) {
-			return usageError("--%s is for a Go environment; --lang %s writes the module into .silo/environments/%s and needs no Go", flag, lang, name)
-		}
+	if flag := o.given(c, &o.Out, &o.Module, &o.OraclePath, &o.WithBuiltins); flag != "" {
+		return usageError("%s is for a Go environment; --lang %s writes the module into .silo/environments/%s and needs no Go", flag, lang, name)
 	}
 	if err := env.CheckName(name); err != nil {
 		return usageError("environment name: %v", err)
 	}
-	files, err := scaffold.Foreign(lang, name, c.String("description"), Version)
+	files, err := scaffold.Foreign(lang, name, o.Description, Version)
 	if err != nil {
 		return err
 	}

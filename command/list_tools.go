@@ -23,20 +23,20 @@ type toolJSON struct {
 // listTools prints the tools of --env with their input schemas, in the
 // format --format names: ready to paste into a chat API request or an MCP
 // server, or as the versioned JSON object.
-func listTools(c *cli.Context, cat *catalog) error {
-	if !c.Bool("tools") {
+func (o *listOptions) listTools(c *cli.Context, cat *catalog) error {
+	if !o.Tools {
 		return usageError("--format goes with --tools: list --tools --env ENV --format json|openai|mcp")
 	}
-	if c.String("env") == "" {
+	if o.Env == "" {
 		return usageError("--tools lists one environment's tools; name it with --env (%s)", strings.Join(cat.names(), ", "))
 	}
-	e, err := cat.env(c.String("env"))
+	e, err := cat.env(o.Env)
 	if err != nil {
 		return err
 	}
 	specs := e.Tools()
-	format := c.String("format")
-	if format == "" && c.Bool("json") {
+	format := o.Format
+	if format == "" && o.JSON {
 		format = "json"
 	}
 	w := c.App.Writer

@@ -103,7 +103,7 @@ func defaultAgent(e env.Environment) (string, error) {
 
 // projectCatalog returns the project folder and the catalog of a command
 // that names one environment with --env, which the project must know.
-func projectCatalog(c *cli.Context, envs Environments) (string, *catalog, error) {
+func projectCatalog(c *cli.Context, envs Environments, name string) (string, *catalog, error) {
 	folder, err := project(c)
 	if err != nil {
 		return "", nil, err
@@ -112,7 +112,7 @@ func projectCatalog(c *cli.Context, envs Environments) (string, *catalog, error)
 	if err != nil {
 		return "", nil, err
 	}
-	if name := c.String("env"); name != "" {
+	if name != "" {
 		if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{name}); err != nil {
 			return "", nil, err
 		}

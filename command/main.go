@@ -47,10 +47,10 @@ func Main(args []string, envs Environments, opts ...Option) int {
 
 // Run is Main with its context and output streams given.
 func Run(ctx context.Context, args []string, envs Environments, stdout, stderr io.Writer, opts ...Option) int {
-	app := App(envs, opts...)
+	app, s := newApp(envs, opts...)
 	app.Writer, app.ErrWriter = stdout, stderr
-	app.Metadata = map[string]any{argsKey: slices.Clone(args)}
-	err := app.RunContext(ctx, args)
+	s.args = slices.Clone(args)
+	err := app.RunContext(context.WithValue(ctx, sessionKey{}, s), args)
 	var code exitCode
 	switch {
 	case err == nil:
@@ -69,6 +69,13 @@ func Run(ctx context.Context, args []string, envs Environments, stdout, stderr i
 
 // App returns the command tree.
 func App(envs Environments, opts ...Option) *cli.App {
+	app, _ := newApp(envs, opts...)
+	return app
+}
+
+// newApp is App and the session its commands share.
+func newApp(envs Environments, opts ...Option) (*cli.App, *session) {
+	s := &session{project: "."}
 	set := newSettings(opts)
 	name := set.name
 	// the project's own environments join the binary's (projectenvs.go)
@@ -81,18 +88,18 @@ func App(envs Environments, opts ...Option) *cli.App {
 			"(result.json, state-diff.json, calls.json), freezes them as baselines when behaviour is known good (record),\n" +
 			"and gates CI by re-running and comparing byte for byte (check).",
 		EnableBashCompletion: true,
-		Suggest:              true,
 		ExitErrHandler:       func(*cli.Context, error) {},
 		Flags:                commonFlags(),
 		Version:              set.version,
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return flagUsageError(err, c.App.Flags, commandLine(c), name)
+			return flagUsageError(err, c.App.Flags, s.commandLine(), name)
 		},
 		Action: unknownCommand,
 		Commands: []*cli.Command{
 			runCommand(envs),
 			recordCommand(envs),
 			checkCommand(envs),
+			mutateCommand(),
 			reviewCommand(envs),
 			acceptCommand(envs),
 			rejectCommand(),
@@ -112,16 +119,8 @@ func App(envs Environments, opts ...Option) *cli.App {
 			versionCommand(),
 		},
 	}
-	proj.dir = func() string {
-		if dir, ok := app.Metadata[projectKey].(string); ok {
-			return dir
-		}
-		return "."
-	}
-	proj.patterns = func() []string {
-		p, _ := app.Metadata[envsKey].([]string)
-		return p
-	}
+	proj.dir = func() string { return s.project }
+	proj.patterns = func() []string { return s.envs }
 	app.After = func(*cli.Context) error {
 		proj.close()
 		return nil
@@ -132,18 +131,59 @@ func App(envs Environments, opts ...Option) *cli.App {
 		app.Flags = append(app.Flags, cli.HelpFlag)
 	}
 	for _, cmd := range app.Commands {
-		prepare(cmd, name+" "+cmd.Name)
+		prepare(cmd, name+" "+cmd.Name, s)
 	}
 	nameHelp(app.Commands, name)
 	completeNames(app.Commands, envs)
-	return app
+	return app, s
 }
+
+// session is what the commands of one command line share, resolved before
+// the command runs.
+type session struct {
+	args    []string // the command line Run was given, nil when the app was run otherwise
+	project string   // the project folder: the innermost --dir (-C), or "."
+	envs    []string // the --env patterns given: only the hosts they select start
+}
+
+// commandLine is the command line Run was given, without the program's
+// name, or nil when the app was run otherwise.
+func (s *session) commandLine() []string {
+	if s != nil && len(s.args) > 0 {
+		return s.args[1:]
+	}
+	return nil
+}
+
+// commandLine is the command line of c's session (session.commandLine).
+func commandLine(c *cli.Context) []string { return sessionOf(c).commandLine() }
+
+// sessionKey holds the session in the commands' context.
+type sessionKey struct{}
+
+// sessionOf is the session of the command line c is of, or nil for a
+// context made otherwise (a test's).
+func sessionOf(c *cli.Context) *session {
+	if c.Context == nil {
+		return nil
+	}
+	s, _ := c.Context.Value(sessionKey{}).(*session)
+	return s
+}
+
+// The names of the flags read across verbs: the common flags, and --env,
+// whose patterns say which hosts start before any verb runs.
+const (
+	dirFlag     = "dir"
+	noColorFlag = "no-color"
+	envFlag     = "env"
+)
 
 // commonFlags are accepted before and after the command name.
 func commonFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "dir", Aliases: []string{"C"}, Value: ".", Usage: "project `folder` holding .silo/"},
-		&cli.BoolFlag{Name: "no-color", Usage: "never colour the output (NO_COLOR is respected too)"},
+		&cli.StringFlag{Name: dirFlag, Aliases: []string{"C"}, Value: ".", Usage: "project `folder` holding .silo/"},
+		&cli.BoolFlag{Name: noColorFlag, Usage: "never colour the output (NO_COLOR is respected too)"},
 	}
 }
 
@@ -151,19 +191,18 @@ func commonFlags() []cli.Flag {
 // subcommand, one-line usage errors, the project folder resolved once,
 // before the command runs, and an error naming the nearest subcommand for a
 // mistyped one.
-func prepare(cmd *cli.Command, path string) {
+func prepare(cmd *cli.Command, path string, s *session) {
 	cmd.HideHelpCommand = true
 	cmd.Flags = append(cmd.Flags, commonFlags()...)
 	before := cmd.Before
 	cmd.Before = func(c *cli.Context) error {
-		if c.App.Metadata == nil {
-			c.App.Metadata = map[string]any{}
+		if sessionOf(c) == nil { // an App run without Run
+			c.Context = context.WithValue(c.Context, sessionKey{}, s)
 		}
 		if err := checkEmptyFlags(c); err != nil {
 			return err
 		}
-		c.App.Metadata[projectKey] = resolveProjectDir(c)
-		c.App.Metadata[envsKey] = envPatterns(c)
+		s.project, s.envs = resolveProjectDir(c), envPatterns(c)
 		if dirGiven(c) && !makesProject(path) {
 			// a mistyped -C is trouble for every command, also one
 			// that would otherwise work without a project (validate)
@@ -188,7 +227,7 @@ func prepare(cmd *cli.Command, path string) {
 	}
 	for _, sub := range cmd.Subcommands {
 		sub.HelpName = path + " " + sub.Name // for help, which shows commands that have not run
-		prepare(sub, path+" "+sub.Name)
+		prepare(sub, path+" "+sub.Name, s)
 	}
 }
 
@@ -243,27 +282,12 @@ func nameHelp(cmds []*cli.Command, name string) {
 	}
 }
 
-// projectKey holds the project folder in the app's metadata.
-const projectKey = "project"
-
-// argsKey holds the command line Run was given in the app's metadata.
-const argsKey = "args"
-
-// commandLine is the command line Run was given, without the program's
-// name, or nil when the app was run otherwise.
-func commandLine(c *cli.Context) []string {
-	if args, ok := c.App.Metadata[argsKey].([]string); ok && len(args) > 0 {
-		return args[1:]
-	}
-	return nil
-}
-
 // projectDir is the project folder of the command line, resolved once
 // before the command ran: the --dir (-C) given after the command name, or
 // before it, or ".".
 func projectDir(c *cli.Context) string {
-	if dir, ok := c.App.Metadata[projectKey].(string); ok {
-		return dir
+	if s := sessionOf(c); s != nil {
+		return s.project
 	}
 	return resolveProjectDir(c)
 }
@@ -294,8 +318,8 @@ func checkProjectDir(dir, program string) error {
 // resolveProjectDir reads --dir from the command line: the innermost one given.
 func resolveProjectDir(c *cli.Context) string {
 	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("dir") {
-			return ctx.String("dir")
+		if ctx.IsSet(dirFlag) {
+			return ctx.String(dirFlag)
 		}
 	}
 	return "."
@@ -304,7 +328,7 @@ func resolveProjectDir(c *cli.Context) string {
 // dirGiven reports whether --dir (-C) was given anywhere on the line.
 func dirGiven(c *cli.Context) bool {
 	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("dir") {
+		if ctx.IsSet(dirFlag) {
 			return true
 		}
 	}
@@ -322,7 +346,7 @@ func makesProject(path string) bool {
 // noColor reports whether --no-color was given anywhere on the line.
 func noColor(c *cli.Context) bool {
 	for _, ctx := range c.Lineage() {
-		if ctx.IsSet("no-color") && ctx.Bool("no-color") {
+		if ctx.IsSet(noColorFlag) && ctx.Bool(noColorFlag) {
 			return true
 		}
 	}

@@ -171,20 +171,17 @@ func selects(patterns []string, name string) bool {
 	return false
 }
 
-// envsKey holds the command's --env values in the app's metadata.
-const envsKey = "envs"
-
 // envPatterns reads --env, whichever command gave it.
 func envPatterns(c *cli.Context) []string {
 	for _, ctx := range c.Lineage() {
-		if !ctx.IsSet("env") {
+		if !ctx.IsSet(envFlag) {
 			continue
 		}
-		switch ctx.Value("env").(type) {
+		switch ctx.Value(envFlag).(type) {
 		case cli.StringSlice:
-			return ctx.StringSlice("env")
+			return ctx.StringSlice(envFlag)
 		default:
-			return []string{ctx.String("env")}
+			return []string{ctx.String(envFlag)}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"io"
 	"strings"
 
@@ -10,8 +11,22 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// recordOptions are record's flags.
+type recordOptions struct {
+	flags
+	cases caseOptions
+	gate  gateOptions
+	Prune bool
+	JSON  bool
+}
+
 // recordCommand is oracle record, which freezes the selected cases as baselines.
 func recordCommand(envs Environments) *cli.Command {
+	o := &recordOptions{}
+	o.cases.add(&o.flags, "only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it")
+	o.Bool(&o.Prune, &cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"})
+	o.gate.recordFlags(&o.flags)
 	return &cli.Command{
 		Name:  "record",
 		Usage: "run the cases and freeze their artifacts as baselines",
@@ -31,75 +46,75 @@ func recordCommand(envs Environments) *cli.Command {
 			"its old files replaced, and record says so.\n" +
 			"Exit status: 0 recorded; 1 a case was refused; 2 trouble (an error, a case whose runs all failed for\n" +
 			"the infrastructure, or more such runs than --max-errors allows: nothing is written then).",
-		Flags: append(append(selectionFlags("only agents matching `glob` (repeatable), or replay:PATH, which makes the recorded trace.jsonl at PATH a case and freezes it"),
-			&cli.BoolFlag{Name: "prune", Usage: "remove obsolete baselines (baselines with no case)"},
-			&cli.BoolFlag{Name: "json", Usage: "print what was done as JSON"},
-		), recordGateFlags()...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
-			}
-			sel, err := selection(c)
-			if err != nil {
-				return err
-			}
-			if _, err := project(c); err != nil {
-				return err
-			}
-			if sel, err = importReplays(c, envs, sel); err != nil {
-				return err
-			}
-			opts, sb, err := options(c)
-			if err != nil {
-				return err
-			}
-			if opts.Repeat < 2 {
-				return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
-			}
-			if err := recordRuns(c, &opts); err != nil {
-				return err
-			}
-			selected, store, err := selectCases(c, envs, sel)
-			if err != nil {
-				return err
-			}
-			if opts.Distribution.Runs < 2 && c.String("model-cache") == "off" {
-				// a cassette makes a model agent's bytes repeat
-				warnModelBytes(c.App.ErrWriter, selected)
-			}
-			rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: c.Bool("prune")})
-			if err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				if err := writeJSON(c.App.Writer, struct {
-					FormatVersion int `json:"formatVersion"`
-					// Sandbox is how the exec agents were contained
-					// (see sandboxes.mode); absent when none ran.
-					Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
-					*oracle.RecordReport
-				}{FormatVersion, sb.mode(), rep}); err != nil {
-					return err
-				}
-			} else {
-				printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep, projectDir(c))
-			}
-			for _, rc := range rep.Cases {
-				if rc.Status == oracle.RecordError {
-					fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(rc.Case), safe(rc.Error))
-				}
-			}
-			printRecordGroups(c.App.ErrWriter, rep)
-			if rep.Infrastructure != nil && rep.Infrastructure.Trouble() {
-				fmt.Fprintf(c.App.ErrWriter, "error: %v; nothing was written\n", rep.Infrastructure.Err())
-				return exitCode(ExitTrouble)
-			}
-			if code := recordExit(rep); code != ExitOK {
-				return exitCode(code)
-			}
-			return nil
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c, envs) },
 	}
+}
+
+// run records the selected cases.
+func (o *recordOptions) run(c *cli.Context, envs Environments) error {
+	if c.NArg() > 0 {
+		return usageError("record takes no arguments, got %q; select cases with --env, --agent and --task", c.Args().First())
+	}
+	sel, err := o.cases.selection(c)
+	if err != nil {
+		return err
+	}
+	if _, err := project(c); err != nil {
+		return err
+	}
+	if sel, err = importReplays(c, envs, sel, o.cases.agents.Env.Value()); err != nil {
+		return err
+	}
+	opts, sb, err := o.cases.options(c)
+	if err != nil {
+		return err
+	}
+	if opts.Repeat < 2 {
+		return usageError("--repeat must be at least 2: record compares two runs before it freezes a case")
+	}
+	if err := o.gate.recordRuns(c, &o.cases, &opts); err != nil {
+		return err
+	}
+	selected, store, err := selectCases(c, envs, sel, o.cases.artifacts(c))
+	if err != nil {
+		return err
+	}
+	if opts.Distribution.Runs < 2 && o.cases.agents.ModelCache == string(cassette.ModeOff) {
+		// a cassette makes a model agent's bytes repeat
+		warnModelBytes(c.App.ErrWriter, selected)
+	}
+	rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: o.Prune})
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		if err := writeJSON(c.App.Writer, struct {
+			FormatVersion int `json:"formatVersion"`
+			// Sandbox is how the exec agents were contained
+			// (see sandboxes.mode); absent when none ran.
+			Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
+			*oracle.RecordReport
+		}{FormatVersion, sb.mode(), rep}); err != nil {
+			return err
+		}
+	} else {
+		printRecord(c.App.Writer, newStyle(c, c.App.Writer), rep, projectDir(c))
+	}
+	for _, rc := range rep.Cases {
+		if rc.Status == oracle.RecordError {
+			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(rc.Case), safe(rc.Error))
+		}
+	}
+	printRecordGroups(c.App.ErrWriter, rep)
+	if rep.Infrastructure != nil && rep.Infrastructure.Trouble() {
+		fmt.Fprintf(c.App.ErrWriter, "error: %v; nothing was written\n", rep.Infrastructure.Err())
+		return exitCode(ExitTrouble)
+	}
+	if code := recordExit(rep); code != ExitOK {
+		return exitCode(code)
+	}
+	return nil
 }
 
 func printRecord(w io.Writer, s *style, rep *oracle.RecordReport, project string) {

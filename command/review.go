@@ -26,18 +26,19 @@ import (
 // and drops what was pending for the cases that now match or could not
 // run, case by case as the check hands them on.
 type pendingWriter struct {
-	c    *cli.Context
-	p    *baseline.Pending
-	n    int
-	dist distGroups // never pending (distpending.go)
+	c     *cli.Context
+	tasks []string // --task
+	p     *baseline.Pending
+	n     int
+	dist  distGroups // never pending (distpending.go)
 }
 
-func newPendingWriter(c *cli.Context) (*pendingWriter, error) {
+func newPendingWriter(c *cli.Context, tasks []string) (*pendingWriter, error) {
 	dir, err := project(c)
 	if err != nil {
 		return nil, err
 	}
-	return &pendingWriter{c: c, p: baseline.OpenPending(dir)}, nil
+	return &pendingWriter{c: c, tasks: tasks, p: baseline.OpenPending(dir)}, nil
 }
 
 // add keeps what is pending of the case cr, whose fresh artifacts kept
@@ -62,7 +63,7 @@ func (w *pendingWriter) done() {
 	if w.n > 0 {
 		fmt.Fprintf(w.c.App.ErrWriter, "pending: %s in %s; %s review, accept or reject them\n", plural(w.n, "case"), baseline.PendingDir, w.c.App.Name)
 	}
-	w.dist.print(w.c.App.ErrWriter, w.c.App.Name, "not pending: ", w.c.StringSlice("task"))
+	w.dist.print(w.c.App.ErrWriter, w.c.App.Name, "not pending: ", w.tasks)
 }
 
 // acceptSource is where accept takes its artifacts: the project's
@@ -81,8 +82,7 @@ type acceptSource struct {
 // no link, of this oracle's format version) beside fresh/; a bare fresh/
 // folder, or a folder with no report, is refused naming the folder to
 // give instead.
-func pendingSource(c *cli.Context) (*acceptSource, error) {
-	from := c.String("from")
+func pendingSource(c *cli.Context, from string) (*acceptSource, error) {
 	if from == "" {
 		dir, err := pendingProject(c)
 		if err != nil {
@@ -148,11 +148,11 @@ func (s *acceptSource) compared(c *cli.Context, keys []baseline.Key) (map[baseli
 // is no longer the one the report compared it with (recorded or accepted
 // since): nothing is accepted, each is named on stderr (in text), and the
 // error names the fix, a new check.
-func (s *acceptSource) refuseMoved(c *cli.Context, moved []baseline.Key) error {
+func (s *acceptSource) refuseMoved(c *cli.Context, json bool, moved []baseline.Key) error {
 	if len(moved) == 0 {
 		return nil
 	}
-	if !c.Bool("json") {
+	if !json {
 		for _, k := range moved {
 			fmt.Fprintf(c.App.ErrWriter, "refused   %s: its baseline changed since the check that made %s\n", k, s.dir)
 		}
@@ -238,7 +238,7 @@ func keyList(keys []baseline.Key) string {
 // current cases: artifacts for a key that is no case, or a removal of a
 // key that is a case again.
 func checkCaseSet(c *cli.Context, envs Environments, p *baseline.Pending, keys []baseline.Key) error {
-	selected, _, err := selectCases(c, envs, oracle.Selection{})
+	selected, _, err := selectCases(c, envs, oracle.Selection{}, nil)
 	if err != nil {
 		return err
 	}

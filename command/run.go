@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
@@ -14,7 +15,36 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// schemeList lists the agent reference schemes for help: "exec:COMMAND,
+// module:PATH, … or anthropic:MODEL".
+func schemeList() string {
+	u := env.SchemeUsages(nil)
+	return strings.Join(u[:len(u)-1], ", ") + " or " + u[len(u)-1]
+}
+
+// runOptions are run's flags.
+type runOptions struct {
+	flags
+	Env, Task, Agent string
+	MaxToolCalls     int
+	Timeout          time.Duration
+	JSON             bool
+	Runs             int
+	agents           agentOptions
+}
+
 func runCommand(envs Environments) *cli.Command {
+	o := &runOptions{}
+	o.String(&o.Env, &cli.StringFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"})
+	o.String(&o.Task, &cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002 (required, unless a replay: trace names it in its run_start or the run.json beside it)"})
+	o.String(&o.Agent, &cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, " + schemeList() + " (default: the environment's reference agent)"})
+	o.Int(&o.MaxToolCalls, &cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"})
+	o.Duration(&o.Timeout, &cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"})
+	o.Int(&o.Runs, &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether the artifacts the environment freezes (its manifest's \"baselines\"; by default result.json, state-diff.json, calls.json) were byte-identical; every run's folder is written"})
+	o.agents.envFlag(&o.flags)
+	o.agents.sandboxFlags(&o.flags)
+	o.agents.modelFlags(&o.flags)
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "roll one agent through one task and grade it",
@@ -27,112 +57,106 @@ func runCommand(envs Environments) *cli.Command {
 			"sandbox (--sandbox, bubblewrap) it sees the files read-only, without the project, /proc of the runner\n" +
 			"or the network (--agent-net); docs/protocol.md says what it sees.\n" +
 			"Exit status: 0 the task passed (every run did), 1 it did not, 2 trouble.",
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "environment `name` (default: the one that has the task)"},
-			&cli.StringFlag{Name: "task", Aliases: []string{"t"}, Usage: "task `id`, e.g. TASK-002 (required, unless a replay: trace names it in its run_start or the run.json beside it)"},
-			&cli.StringFlag{Name: "agent", Aliases: []string{"a"}, Usage: "agent: a built-in `name`, exec:COMMAND, replay:PATH, openai:MODEL or anthropic:MODEL (default: the environment's reference agent)"},
-			&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget"},
-			&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget"},
-			&cli.BoolFlag{Name: "json", Usage: "print the outcome as JSON"},
-			runsFlag(),
-			agentEnvFlag(),
-		}, append(sandboxFlags(), modelFlags()...)...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
-			}
-			if err := positive(c, "max-tool-calls", "timeout", "runs"); err != nil {
-				return err
-			}
-			folder, err := project(c)
-			if err != nil {
-				return err
-			}
-			cat, err := loadCatalog(envs)
-			if err != nil {
-				return err
-			}
-			envName, taskID := c.String("env"), c.String("task")
-			if path, ok := strings.CutPrefix(c.String("agent"), "replay:"); ok && path != "" && (envName == "" || taskID == "") {
-				// a trace names its environment and task (its run_start, or
-				// the original runner's run.json beside it)
-				rec, err := runner.ReadTrace(path)
-				if err != nil {
-					return err
-				}
-				if envName == "" {
-					envName = rec.Environment
-				}
-				if taskID == "" {
-					taskID = rec.Task
-				}
-			}
-			if taskID == "" {
-				return usageError("name the task with --task, e.g. --task TASK-002")
-			}
-			if envName != "" {
-				if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{envName}); err != nil {
-					return err
-				}
-			}
-			e, task, err := cat.task(envName, taskID)
-			if err != nil {
-				return err
-			}
-			ref := c.String("agent")
-			if ref == "" {
-				if ref, err = defaultAgent(e); err != nil {
-					return err
-				}
-			}
-			res, err := resolver(c)
-			if err != nil {
-				return err
-			}
-			if path, ok := strings.CutPrefix(ref, "replay:"); ok && path != "" {
-				rec, err := runner.ReadTrace(path)
-				if err != nil {
-					return err
-				}
-				if _, _, err := rec.Target(path, e.Name(), task.ID); err != nil {
-					return targetFix(err)
-				}
-			}
-			agent, err := res.Resolve(e, ref)
-			if err != nil {
-				return err
-			}
-			if n := c.Int("runs"); n > 1 {
-				return repeatRuns(c, res, e, task, ref, n)
-			}
-			ctx := cassette.WithIdentity(runNotices(c, e.Name()+"/"+task.ID), cassette.Identity{Env: e.Name(), Agent: ref, Task: task.ID})
-			o, err := runner.Run(ctx, e, task, agent, runner.Config{
-				MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref,
-			})
-			if err != nil {
-				return err
-			}
-			dir, err := runner.WriteRun(filepath.Join(folder, runner.RunsDir), o)
-			if err != nil {
-				return err
-			}
-			if c.Bool("json") {
-				err = printRunJSON(c.App.Writer, o, ref, sandboxOf(agent), dir)
-			} else {
-				printRun(c.App.Writer, newStyle(c, c.App.Writer), o, ref, dir)
-			}
-			if err != nil {
-				return err
-			}
-			if o.Result.Infrastructure {
-				return exitCode(ExitTrouble) // not graded: the infrastructure failed
-			}
-			if !o.Result.Passed {
-				return exitCode(ExitChanged)
-			}
-			return nil
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c, envs) },
 	}
+}
+
+// run rolls the agent through the task, once or --runs times.
+func (o *runOptions) run(c *cli.Context, envs Environments) error {
+	if c.NArg() > 0 {
+		return usageError("run takes no arguments, got %q; name the task with --task", c.Args().First())
+	}
+	if err := positive(&o.flags, &o.MaxToolCalls, &o.Timeout, &o.Runs); err != nil {
+		return err
+	}
+	folder, err := project(c)
+	if err != nil {
+		return err
+	}
+	cat, err := loadCatalog(envs)
+	if err != nil {
+		return err
+	}
+	envName, taskID := o.Env, o.Task
+	if path, ok := env.CutScheme(o.Agent, env.ReplayScheme); ok && path != "" && (envName == "" || taskID == "") {
+		// a trace names its environment and task (its run_start, or
+		// the original runner's run.json beside it)
+		rec, err := runner.ReadTrace(path)
+		if err != nil {
+			return err
+		}
+		if envName == "" {
+			envName = rec.Environment
+		}
+		if taskID == "" {
+			taskID = rec.Task
+		}
+	}
+	if taskID == "" {
+		return usageError("name the task with --task, e.g. --task TASK-002")
+	}
+	if envName != "" {
+		if err := oracle.CheckProjectEnvs(folder, cat.envs, []string{envName}); err != nil {
+			return err
+		}
+	}
+	e, task, err := cat.task(envName, taskID)
+	if err != nil {
+		return err
+	}
+	ref := o.Agent
+	if ref == "" {
+		if ref, err = defaultAgent(e); err != nil {
+			return err
+		}
+	}
+	res, err := o.agents.resolver(c)
+	if err != nil {
+		return err
+	}
+	if path, ok := env.CutScheme(ref, env.ReplayScheme); ok && path != "" {
+		rec, err := runner.ReadTrace(path)
+		if err != nil {
+			return err
+		}
+		if _, _, err := rec.Target(path, e.Name(), task.ID); err != nil {
+			return targetFix(err)
+		}
+	}
+	agent, err := res.Resolve(e, ref)
+	if err != nil {
+		return err
+	}
+	if n := o.Runs; n > 1 {
+		return o.repeatRuns(c, res, e, task, ref, n)
+	}
+	ctx := cassette.WithIdentity(runNotices(c, e.Name()+"/"+task.ID), cassette.Identity{Env: e.Name(), Agent: ref, Task: task.ID})
+	out, err := runner.Run(ctx, e, task, agent, runner.Config{
+		MaxToolCalls: o.MaxToolCalls, Timeout: o.Timeout, Agent: ref,
+	})
+	if err != nil {
+		return err
+	}
+	dir, err := runner.WriteRun(filepath.Join(folder, runner.RunsDir), out)
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		err = printRunJSON(c.App.Writer, out, ref, sandboxOf(agent), dir)
+	} else {
+		printRun(c.App.Writer, newStyle(c, c.App.Writer), out, ref, dir)
+	}
+	if err != nil {
+		return err
+	}
+	if out.Result.Infrastructure {
+		return exitCode(ExitTrouble) // not graded: the infrastructure failed
+	}
+	if !out.Result.Passed {
+		return exitCode(ExitChanged)
+	}
+	return nil
 }
 
 func printRun(w io.Writer, s *style, o *runner.Outcome, agent, dir string) {

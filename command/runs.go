@@ -14,11 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// runsFlag repeats a run.
-func runsFlag() cli.Flag {
-	return &cli.IntFlag{Name: "runs", Aliases: []string{"n"}, Value: 1, Usage: "roll out `N` times, each from a fresh world, and summarise: passes, mean, best and worst reward, violations, and whether the artifacts the environment freezes (its manifest's \"baselines\"; by default result.json, state-diff.json, calls.json) were byte-identical; every run's folder is written"}
-}
-
 // repeatedRuns is the summary of run --runs N, and its --json form.
 type repeatedRuns struct {
 	FormatVersion int    `json:"formatVersion"`
@@ -68,14 +63,14 @@ type oneRun struct {
 // repeatRuns rolls the agent ref names through task n times, each from a
 // fresh world and with a fresh agent, writes every run's folder, and prints
 // the summary. It exits 0 when every run passed, 1 otherwise.
-func repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.Task, ref string, n int) error {
-	cfg := runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout"), Agent: ref}
+func (o *runOptions) repeatRuns(c *cli.Context, res agentResolver, e env.Environment, task env.Task, ref string, n int) error {
+	cfg := runner.Config{MaxToolCalls: o.MaxToolCalls, Timeout: o.Timeout, Agent: ref}
 	frozen, err := oracle.EnvFrozen(projectDir(c), e)
 	if err != nil {
 		return err
 	}
 	sum := &repeatedRuns{FormatVersion: FormatVersion, Environment: e.Name(), Task: task.ID, Agent: ref, Runs: n, Identical: true, Compared: frozen.Files, Redacted: frozen.Redact.Len() > 0, Violations: violations{Labels: []string{}}}
-	text := !c.Bool("json")
+	text := !o.JSON
 	st := newStyle(c, c.App.Writer)
 	if text {
 		fmt.Fprintf(c.App.Writer, "%s %s · %s · agent %s · %d runs\n", safe(e.Name()), st.Bold(safe(task.ID)), safe(task.Title), safe(ref), n)

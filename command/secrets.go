@@ -7,7 +7,6 @@ import (
 	"github.com/agent-oracle/oracle/agent/anthropic"
 	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/agent-oracle/oracle/internal/secret"
-	"github.com/urfave/cli/v2"
 )
 
 // holdSecrets adds to the process's secrets (internal/secret), which no
@@ -17,10 +16,10 @@ import (
 // --agent-env variables named like a credential, which exec agents are
 // given. A trace recorded elsewhere, an exec agent or a model echoing one
 // of them then leaves it in no file.
-func holdSecrets(c *cli.Context) {
+func holdSecrets(agentEnv []string) {
 	secret.Add(openai.FromEnv("").Secrets()...)
 	secret.Add(anthropic.FromEnv("").Secrets()...)
-	for _, spec := range c.StringSlice("agent-env") {
+	for _, spec := range agentEnv {
 		name, value, set := strings.Cut(spec, "=")
 		if !set {
 			value = os.Getenv(name)

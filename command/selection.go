@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
@@ -14,29 +15,50 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// selectionFlags narrow the cases of record and check; agentUsage is the
-// command's own help for --agent.
-func selectionFlags(agentUsage string) []cli.Flag {
-	return append([]cli.Flag{
-		&cli.StringSliceFlag{Name: "env", Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"},
-		&cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: agentUsage},
-		&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"},
-		&cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"},
-		&cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "cases run at once"},
-		&cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"},
-		&cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"},
-		agentEnvFlag(),
-		&cli.StringSliceFlag{Name: "artifacts", Usage: "freeze and compare only these `artifacts` (comma-separated or repeated): " +
-			strings.Join(env.BaselineArtifacts, ", ") + "; overrides the \"baselines\" of each environment's silo.environment.json (default: all)"},
-	}, append(sandboxFlags(), modelFlags()...)...)
+// caseOptions are the flags record and check share: which cases (the
+// selection), and how they run.
+type caseOptions struct {
+	fs *flags
+
+	Env, Agent, Task cli.StringSlice
+	Shard            string
+	Repeat, Jobs     int
+	MaxToolCalls     int
+	Timeout          time.Duration
+	Artifacts        cli.StringSlice
+	agents           agentOptions
 }
 
-// selection reads the selection flags.
-func selection(c *cli.Context) (oracle.Selection, error) {
-	sel := oracle.Selection{Envs: c.StringSlice("env"), Agents: c.StringSlice("agent"), Tasks: c.StringSlice("task")}
-	if c.IsSet("shard") { // an empty --shard "$UNSET" is an error, never every case
-		shard, err := oracle.ParseShard(c.String("shard"))
+// add adds the flags to fs; agentUsage is the command's own help for
+// --agent.
+func (o *caseOptions) add(fs *flags, agentUsage string) {
+	o.fs = fs
+	fs.Strings(&o.Env, &cli.StringSliceFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "only environments matching `glob` (repeatable)"})
+	fs.Strings(&o.Agent, &cli.StringSliceFlag{Name: "agent", Aliases: []string{"a"}, Usage: agentUsage})
+	fs.Strings(&o.Task, &cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only tasks matching `glob` (repeatable)"})
+	fs.String(&o.Shard, &cli.StringFlag{Name: "shard", Usage: "run only shard `i/n` of the cases (1 ≤ i ≤ n), split by a stable hash of each case"})
+	fs.Int(&o.Repeat, &cli.IntFlag{Name: "repeat", Value: 2, Usage: "runs of each case; they must agree"})
+	fs.Int(&o.Jobs, &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "cases run at once"})
+	fs.Int(&o.MaxToolCalls, &cli.IntFlag{Name: "max-tool-calls", Value: runner.DefaultMaxToolCalls, Usage: "tool-call budget of each rollout"})
+	fs.Duration(&o.Timeout, &cli.DurationFlag{Name: "timeout", Value: runner.DefaultTimeout, Usage: "time budget of each rollout"})
+	o.agents.envFlag(fs)
+	fs.Strings(&o.Artifacts, &cli.StringSliceFlag{Name: "artifacts", Usage: "freeze and compare only these `artifacts` (comma-separated or repeated): " +
+		strings.Join(env.BaselineArtifacts, ", ") + "; overrides the \"baselines\" of each environment's silo.environment.json (default: all)"})
+	o.agents.sandboxFlags(fs)
+	o.agents.modelFlags(fs)
+}
+
+// selectionGiven is the first selection flag the command line of c gave,
+// spelled --name, or "".
+func (o *caseOptions) selectionGiven(c *cli.Context) string {
+	return o.fs.given(c, &o.Env, &o.Agent, &o.Task, &o.Shard)
+}
+
+// selection is the selection the flags make.
+func (o *caseOptions) selection(c *cli.Context) (oracle.Selection, error) {
+	sel := oracle.Selection{Envs: o.Env.Value(), Agents: o.Agent.Value(), Tasks: o.Task.Value()}
+	if o.fs.isSet(c, &o.Shard) { // an empty --shard "$UNSET" is an error, never every case
+		shard, err := oracle.ParseShard(o.Shard)
 		if err != nil {
 			return sel, usageError("--shard %v", err)
 		}
@@ -48,29 +70,41 @@ func selection(c *cli.Context) (oracle.Selection, error) {
 	return sel, nil
 }
 
-// options reads the flags shared by record and check; the sandboxes
-// say, once the cases ran, how their exec agents were contained.
-func options(c *cli.Context) (oracle.Options, *sandboxes, error) {
-	if err := positive(c, "repeat", "jobs", "max-tool-calls", "timeout"); err != nil {
+// options are the run options of record and check; the sandboxes say,
+// once the cases ran, how their exec agents were contained.
+func (o *caseOptions) options(c *cli.Context) (oracle.Options, *sandboxes, error) {
+	if err := positive(o.fs, &o.Repeat, &o.Jobs, &o.MaxToolCalls, &o.Timeout); err != nil {
 		return oracle.Options{}, nil, err
 	}
-	res, err := resolver(c)
+	res, err := o.agents.resolver(c)
 	if err != nil {
 		return oracle.Options{}, nil, err
 	}
 	sb := &sandboxes{}
-	o := oracle.Options{
-		Repeat: c.Int("repeat"),
-		Jobs:   c.Int("jobs"),
-		Config: runner.Config{MaxToolCalls: c.Int("max-tool-calls"), Timeout: c.Duration("timeout")},
+	opts := oracle.Options{
+		Repeat: o.Repeat,
+		Jobs:   o.Jobs,
+		Config: runner.Config{MaxToolCalls: o.MaxToolCalls, Timeout: o.Timeout},
 		Resolve: func(e env.Environment, ref string) (env.Agent, error) {
 			a, err := res.Resolve(e, ref)
 			sb.add(sandboxOf(a))
 			return a, err
 		},
 	}
-	o.Progress = newProgress(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
-	return o, sb, nil
+	opts.Progress = newProgress(c.App.ErrWriter, isTerminal(c.App.ErrWriter))
+	return opts, sb, nil
+}
+
+// artifacts is --artifacts: nil when not given, the artifacts otherwise
+// (none when given empty).
+func (o *caseOptions) artifacts(c *cli.Context) []string {
+	if o == nil || !o.fs.isSet(c, &o.Artifacts) {
+		return nil
+	}
+	if v := o.Artifacts.Value(); v != nil {
+		return v
+	}
+	return []string{}
 }
 
 // sandboxes notes how the exec agents a command resolved were contained,
@@ -111,13 +145,14 @@ func (s *sandboxes) mode() runner.SandboxMode {
 
 // selectCases loads the environments and returns the selected cases of
 // the project and its baseline store.
-func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*oracle.Selected, *baseline.Store, error) {
+// artifacts, when not nil, are --artifacts given (caseOptions.artifacts).
+func selectCases(c *cli.Context, envs Environments, sel oracle.Selection, artifacts []string) (*oracle.Selected, *baseline.Store, error) {
 	dir, err := project(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	for _, a := range sel.Agents {
-		if strings.HasPrefix(a, "replay:") {
+		if env.ParseAgentRef(a).Is(env.ReplayScheme) {
 			return nil, nil, usageError("--agent %s: check runs the replay cases under %s; make one with %s record --agent replay:PATH", a, oracle.TracesDir, c.App.Name)
 		}
 	}
@@ -136,13 +171,7 @@ func selectCases(c *cli.Context, envs Environments, sel oracle.Selection) (*orac
 			return nil, nil, err
 		}
 	}
-	var override []string
-	if c.IsSet("artifacts") {
-		override = c.StringSlice("artifacts")
-		if override == nil {
-			override = []string{}
-		}
-	}
+	override := artifacts
 	if err := selected.FreezeFiles(dir, override); err != nil {
 		if override != nil {
 			return nil, nil, usageError("--%v", err) // the library's "artifacts: …"

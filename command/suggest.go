@@ -159,18 +159,19 @@ func flagUsageError(err error, flags []cli.Flag, args []string, path string) err
 	return usageError("%s; see %s --help", m.msg, path)
 }
 
-// positive refuses, one flag at a time, a number or a duration flag of
-// names that is not above zero.
-func positive(c *cli.Context, names ...string) error {
-	for _, name := range names {
-		switch v := c.Value(name).(type) {
-		case int:
-			if v < 1 {
-				return usageError("--%s %d: want a whole number of at least 1", name, v)
+// positive refuses, one flag at a time, a number or a duration of fields
+// (the options fs fills) that is not above zero.
+func positive(fs *flags, fields ...any) error {
+	for _, field := range fields {
+		name := fs.names[field]
+		switch v := field.(type) {
+		case *int:
+			if *v < 1 {
+				return usageError("--%s %d: want a whole number of at least 1", name, *v)
 			}
-		case time.Duration:
-			if v <= 0 {
-				return usageError("--%s %s: want a duration above zero, such as 30s", name, v)
+		case *time.Duration:
+			if *v <= 0 {
+				return usageError("--%s %s: want a duration above zero, such as 30s", name, *v)
 			}
 		}
 	}

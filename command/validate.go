@@ -15,7 +15,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// validateOptions are validate's flags.
+type validateOptions struct {
+	flags
+	Env  string
+	JSON bool
+}
+
 func validateCommand(envs Environments) *cli.Command {
+	o := &validateOptions{}
+	o.String(&o.Env, &cli.StringFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "only this environment"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print the reports as JSON"})
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "check environments against the authoring contract without running an agent",
@@ -27,53 +37,53 @@ func validateCommand(envs Environments) *cli.Command {
 			"or that names an artifact the environment does not freeze, is a warning.\n" +
 			"Prints one line per finding and a summary per environment.\n" +
 			"Exit status: 0 no error finding, 1 an error finding, 2 trouble.",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
-			&cli.BoolFlag{Name: "json", Usage: "print the reports as JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("validate takes no arguments, got %q; name an environment with --env", c.Args().First())
-			}
-			list, err := selectEnvs(envs, c.String("env"))
-			if err != nil {
-				return err
-			}
-			reports := make([]env.ValidationReport, len(list))
-			ok := true
-			for i, e := range list {
-				reports[i] = env.Validate(e, projectDir(c))
-				if err := unreachedConstructors(&reports[i], projectDir(c), c.App.Name); err != nil {
-					return err
-				}
-				for _, f := range oracle.RedactionFindings(projectDir(c), e, openStore(c, projectDir(c))) {
-					reports[i].Findings = append(reports[i].Findings, f)
-					reports[i].OK = reports[i].OK && f.Level != env.LevelError
-				}
-				ok = ok && reports[i].OK
-				for j := range reports[i].Findings {
-					_, module := e.(*host.Environment)
-					nameCommands(&reports[i].Findings[j], e.Name(), c.App.Name, module)
-				}
-			}
-			if c.Bool("json") {
-				err = writeJSON(c.App.Writer, struct {
-					FormatVersion int                    `json:"formatVersion"`
-					OK            bool                   `json:"ok"`
-					Reports       []env.ValidationReport `json:"reports"`
-				}{FormatVersion, ok, reports})
-			} else {
-				printValidation(c.App.Writer, newStyle(c, c.App.Writer), reports)
-			}
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return exitCode(ExitChanged)
-			}
-			return nil
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c, envs) },
 	}
+}
+
+// run validates the selected environments.
+func (o *validateOptions) run(c *cli.Context, envs Environments) error {
+	if c.NArg() > 0 {
+		return usageError("validate takes no arguments, got %q; name an environment with --env", c.Args().First())
+	}
+	list, err := selectEnvs(envs, o.Env)
+	if err != nil {
+		return err
+	}
+	reports := make([]env.ValidationReport, len(list))
+	ok := true
+	for i, e := range list {
+		reports[i] = env.Validate(e, projectDir(c))
+		if err := unreachedConstructors(&reports[i], projectDir(c), c.App.Name); err != nil {
+			return err
+		}
+		for _, f := range oracle.RedactionFindings(projectDir(c), e, openStore(c, projectDir(c))) {
+			reports[i].Findings = append(reports[i].Findings, f)
+			reports[i].OK = reports[i].OK && f.Level != env.LevelError
+		}
+		ok = ok && reports[i].OK
+		for j := range reports[i].Findings {
+			_, module := e.(*host.Environment)
+			nameCommands(&reports[i].Findings[j], e.Name(), c.App.Name, module)
+		}
+	}
+	if o.JSON {
+		err = writeJSON(c.App.Writer, struct {
+			FormatVersion int                    `json:"formatVersion"`
+			OK            bool                   `json:"ok"`
+			Reports       []env.ValidationReport `json:"reports"`
+		}{FormatVersion, ok, reports})
+	} else {
+		printValidation(c.App.Writer, newStyle(c, c.App.Writer), reports)
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return exitCode(ExitChanged)
+	}
+	return nil
 }
 
 // nameCommands words the findings that suggest a command with the

@@ -24,71 +24,97 @@ func verifierCommand(envs Environments) *cli.Command {
 	}
 }
 
+// verifierListOptions are verifier list's flags.
+type verifierListOptions struct {
+	flags
+	Env  string
+	JSON bool
+}
+
 func verifierListCommand(envs Environments) *cli.Command {
+	o := &verifierListOptions{}
+	o.String(&o.Env, &cli.StringFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "only this environment"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print as JSON"})
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list the verifiers, the task each grades, and how many candidates test it",
 		ArgsUsage: " ",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
-			&cli.BoolFlag{Name: "json", Usage: "print as JSON"},
-		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("verifier list takes no arguments, got %q", c.Args().First())
-			}
-			list, err := selectEnvs(envs, c.String("env"))
-			if err != nil {
-				return err
-			}
-			type verifierJSON struct {
-				env.VerifierInfo
-				Candidates int `json:"candidates"`
-			}
-			type envJSON struct {
-				Env       string         `json:"env"`
-				Verifiers []verifierJSON `json:"verifiers"`
-			}
-			var out []envJSON
-			for _, e := range list {
-				files, err := verifiertest.Load(env.CandidateFiles(e))
-				if err != nil {
-					return fmt.Errorf("environment %s: %w", e.Name(), err)
-				}
-				counts := map[string]int{}
-				for _, f := range files {
-					counts[f.Task] = len(f.Candidates)
-				}
-				ej := envJSON{Env: e.Name(), Verifiers: []verifierJSON{}}
-				for _, v := range e.Verifiers() {
-					ej.Verifiers = append(ej.Verifiers, verifierJSON{v, counts[v.TaskID]})
-				}
-				out = append(out, ej)
-			}
-			w := c.App.Writer
-			if c.Bool("json") {
-				return writeEnvironments(w, out)
-			}
-			s := newStyle(c, w)
-			for i, e := range out {
-				if i > 0 {
-					fmt.Fprintln(w)
-				}
-				fmt.Fprintln(w, s.Bold(e.Env))
-				for _, v := range e.Verifiers {
-					count := fmt.Sprintf("%d candidates", v.Candidates)
-					if v.Candidates == 0 {
-						count = s.Warn("untested")
-					}
-					fmt.Fprintf(w, "  %-8s %-10s %-14s %s\n", v.ID, v.TaskID, count, v.Name)
-				}
-			}
-			return nil
-		},
+		Flags:     o.list,
+		Action:    func(c *cli.Context) error { return o.run(c, envs) },
 	}
 }
 
+// run lists the verifiers.
+func (o *verifierListOptions) run(c *cli.Context, envs Environments) error {
+	if c.NArg() > 0 {
+		return usageError("verifier list takes no arguments, got %q", c.Args().First())
+	}
+	list, err := selectEnvs(envs, o.Env)
+	if err != nil {
+		return err
+	}
+	type verifierJSON struct {
+		env.VerifierInfo
+		Candidates int `json:"candidates"`
+	}
+	type envJSON struct {
+		Env       string         `json:"env"`
+		Verifiers []verifierJSON `json:"verifiers"`
+	}
+	var out []envJSON
+	for _, e := range list {
+		files, err := verifiertest.Load(env.CandidateFiles(e))
+		if err != nil {
+			return fmt.Errorf("environment %s: %w", e.Name(), err)
+		}
+		counts := map[string]int{}
+		for _, f := range files {
+			counts[f.Task] = len(f.Candidates)
+		}
+		ej := envJSON{Env: e.Name(), Verifiers: []verifierJSON{}}
+		for _, v := range e.Verifiers() {
+			ej.Verifiers = append(ej.Verifiers, verifierJSON{v, counts[v.TaskID]})
+		}
+		out = append(out, ej)
+	}
+	w := c.App.Writer
+	if o.JSON {
+		return writeEnvironments(w, out)
+	}
+	s := newStyle(c, w)
+	for i, e := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, s.Bold(e.Env))
+		for _, v := range e.Verifiers {
+			count := fmt.Sprintf("%d candidates", v.Candidates)
+			if v.Candidates == 0 {
+				count = s.Warn("untested")
+			}
+			fmt.Fprintf(w, "  %-8s %-10s %-14s %s\n", v.ID, v.TaskID, count, v.Name)
+		}
+	}
+	return nil
+}
+
+// verifierTestOptions are verifier test's flags.
+type verifierTestOptions struct {
+	flags
+	RequireCandidates bool
+	Env               string
+	Task              cli.StringSlice
+	JSON              bool
+	agents            agentOptions
+}
+
 func verifierTestCommand(envs Environments) *cli.Command {
+	o := &verifierTestOptions{}
+	o.Bool(&o.RequireCandidates, &cli.BoolFlag{Name: "require-candidates", Usage: "exit 2 (no_candidates) when a selected task has no candidates, for CI"})
+	o.String(&o.Env, &cli.StringFlag{Name: envFlag, Aliases: []string{"e"}, Usage: "only this environment"})
+	o.Strings(&o.Task, &cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only this task `id` (repeatable)"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print the outcomes and the counts as JSON"})
+	o.agents.sandboxFlags(&o.flags)
 	return &cli.Command{
 		Name:      "test",
 		Usage:     "grade each labelled candidate with the real verifier; count false passes and false fails",
@@ -101,68 +127,66 @@ func verifierTestCommand(envs Environments) *cli.Command {
 			"A task without candidates is listed as untested; an environment without any gets a note, and exit 0,\n" +
 			"unless --require-candidates (for CI) makes either trouble.\n" +
 			"Exit status: 0 every candidate graded as labelled, 1 a mismatch, 2 trouble.",
-		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "require-candidates", Usage: "exit 2 (no_candidates) when a selected task has no candidates, for CI"},
-			&cli.StringFlag{Name: "env", Aliases: []string{"e"}, Usage: "only this environment"},
-			&cli.StringSliceFlag{Name: "task", Aliases: []string{"t"}, Usage: "only this task `id` (repeatable)"},
-			&cli.BoolFlag{Name: "json", Usage: "print the outcomes and the counts as JSON"},
-		}, sandboxFlags()...),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("verifier test takes no arguments, got %q; name tasks with --task", c.Args().First())
-			}
-			if _, err := resolver(c); err != nil {
-				return err
-			}
-			plan, err := planVerifierTest(envs, c.String("env"), c.StringSlice("task"))
-			if err != nil {
-				return err
-			}
-			report := &verifiertest.Report{}
-			for _, p := range plan {
-				r, err := verifiertest.Run(c.Context, p.env, verifiertest.Options{Tasks: p.tasks, Config: runner.Config{}})
-				if err != nil {
-					return err
-				}
-				if len(p.tasks) > 0 && len(r.Untested) > 0 {
-					u := r.Untested[0]
-					return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)}
-				}
-				report.Merge(r)
-			}
-			if c.Bool("require-candidates") && len(report.Untested) > 0 {
-				u, more := report.Untested[0], ""
-				if n := len(report.Untested) - 1; n > 0 {
-					more = fmt.Sprintf(" (and %s)", plural(n, "more untested task"))
-				}
-				return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s%s; add %s/%s.json, or leave --require-candidates out",
-					u.Env, u.Task, more, verifiertest.Dir, u.Task)}
-			}
-			if len(report.Outcomes) == 0 {
-				fmt.Fprintf(c.App.ErrWriter, "note: no verifier test candidates in %s yet: nothing to test. Add %s/<TASK>.json beside an environment's tasks (an environment of Go also sets Definition.Candidates: docs/authoring.md shows how); --require-candidates makes this an error\n",
-					strings.Join(planNames(plan), ", "), verifiertest.Dir)
-			}
-			sum := report.Summary()
-			w := c.App.Writer
-			if c.Bool("json") {
-				err = writeJSON(w, struct {
-					FormatVersion int                    `json:"formatVersion"`
-					Summary       verifiertest.Summary   `json:"summary"`
-					Outcomes      []verifiertest.Graded  `json:"outcomes"`
-					Untested      []verifiertest.TaskRef `json:"untested"`
-				}{FormatVersion, sum, report.Outcomes, nonNil(report.Untested)})
-			} else {
-				printVerifierTest(w, newStyle(c, w), report, sum)
-			}
-			if err != nil {
-				return err
-			}
-			if sum.Mismatches() > 0 {
-				return exitCode(ExitChanged)
-			}
-			return nil
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c, envs) },
 	}
+}
+
+// run grades the candidates.
+func (o *verifierTestOptions) run(c *cli.Context, envs Environments) error {
+	if c.NArg() > 0 {
+		return usageError("verifier test takes no arguments, got %q; name tasks with --task", c.Args().First())
+	}
+	if _, err := o.agents.resolver(c); err != nil {
+		return err
+	}
+	plan, err := planVerifierTest(envs, o.Env, o.Task.Value())
+	if err != nil {
+		return err
+	}
+	report := &verifiertest.Report{}
+	for _, p := range plan {
+		r, err := verifiertest.Run(c.Context, p.env, verifiertest.Options{Tasks: p.tasks, Config: runner.Config{}})
+		if err != nil {
+			return err
+		}
+		if len(p.tasks) > 0 && len(r.Untested) > 0 {
+			u := r.Untested[0]
+			return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s; add %s/%s.json", u.Env, u.Task, verifiertest.Dir, u.Task)}
+		}
+		report.Merge(r)
+	}
+	if o.RequireCandidates && len(report.Untested) > 0 {
+		u, more := report.Untested[0], ""
+		if n := len(report.Untested) - 1; n > 0 {
+			more = fmt.Sprintf(" (and %s)", plural(n, "more untested task"))
+		}
+		return &env.Error{Code: "no_candidates", Message: fmt.Sprintf("%s has no candidates for %s%s; add %s/%s.json, or leave --require-candidates out",
+			u.Env, u.Task, more, verifiertest.Dir, u.Task)}
+	}
+	if len(report.Outcomes) == 0 {
+		fmt.Fprintf(c.App.ErrWriter, "note: no verifier test candidates in %s yet: nothing to test. Add %s/<TASK>.json beside an environment's tasks (an environment of Go also sets Definition.Candidates: docs/authoring.md shows how); --require-candidates makes this an error\n",
+			strings.Join(planNames(plan), ", "), verifiertest.Dir)
+	}
+	sum := report.Summary()
+	w := c.App.Writer
+	if o.JSON {
+		err = writeJSON(w, struct {
+			FormatVersion int                    `json:"formatVersion"`
+			Summary       verifiertest.Summary   `json:"summary"`
+			Outcomes      []verifiertest.Graded  `json:"outcomes"`
+			Untested      []verifiertest.TaskRef `json:"untested"`
+		}{FormatVersion, sum, report.Outcomes, nonNil(report.Untested)})
+	} else {
+		printVerifierTest(w, newStyle(c, w), report, sum)
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Mismatches() > 0 {
+		return exitCode(ExitChanged)
+	}
+	return nil
 }
 
 // selectEnvs returns the named environment, or all of them.

@@ -20,8 +20,19 @@ import (
 // given neither --out nor --serve on a terminal.
 const ViewFile = "view.html"
 
+// viewOptions are view's flags.
+type viewOptions struct {
+	flags
+	Out, Serve string
+	JSON       bool // errors as JSON, which Run reads off the command line
+}
+
 // viewCommand is oracle view, a run folder or a report's case as a page.
 func viewCommand() *cli.Command {
+	o := &viewOptions{}
+	o.String(&o.Out, &cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE` (- for stdout)"})
+	o.String(&o.Serve, &cli.StringFlag{Name: "serve", Usage: "serve the page over HTTP on `ADDR`: PORT or HOST:PORT; a bare port or :PORT listens on 127.0.0.1, port 0 is a free one (printed on stderr)"})
+	o.Bool(&o.JSON, &cli.BoolFlag{Name: "json", Usage: "print an error as the JSON error object on stdout (the page itself is HTML)"})
 	return &cli.Command{
 		Name:      "view",
 		Usage:     "show a run folder or a case of a report folder as a timeline page",
@@ -36,59 +47,59 @@ func viewCommand() *cli.Command {
 			"neither, it goes to stdout when stdout is not a terminal; on a terminal it is written to view.html\n" +
 			"in the run folder (a case's folder is left alone: give --out or --serve).\n" +
 			"Exit status: 0 the page was made, 2 trouble (no such folder, a symlink or FIFO among its files).",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE` (- for stdout)"},
-			&cli.StringFlag{Name: "serve", Usage: "serve the page over HTTP on `ADDR`: PORT or HOST:PORT; a bare port or :PORT listens on 127.0.0.1, port 0 is a free one (printed on stderr)"},
-			&cli.BoolFlag{Name: "json", Usage: "print an error as the JSON error object on stdout (the page itself is HTML)"},
-		},
-		Action: func(c *cli.Context) error {
-			out, serve := c.String("out"), c.String("serve")
-			switch {
-			case c.NArg() == 0:
-				return usageError("view takes a run folder or a case, e.g. %s view .silo/runs/<runId>", c.App.Name)
-			case c.NArg() > 2:
-				return usageError("view takes a run folder or a case (or a report folder and a case key), got %d arguments", c.NArg())
-			case c.IsSet("out") && c.IsSet("serve"):
-				return usageError("give --out or --serve, not both")
-			}
-			var addr serveAddr
-			if c.IsSet("serve") {
-				var err error
-				if addr, err = parseServeAddr(serve); err != nil {
-					return usageError("%v", err)
-				}
-			}
-			src, err := locateView(c)
-			if err != nil {
-				return fmt.Errorf("view: %w", err)
-			}
-			rollout, err := timeline.Load(src)
-			if err != nil {
-				return fmt.Errorf("view: %w", err)
-			}
-			var page bytes.Buffer
-			if err := timeline.Write(&page, rollout, timeline.Options{Program: c.App.Name + " " + c.App.Version}); err != nil {
-				return err
-			}
-			switch {
-			case c.IsSet("serve"):
-				return servePage(c, addr, page.Bytes())
-			case out == "-" || !c.IsSet("out") && !isTerminal(c.App.Writer):
-				_, err := c.App.Writer.Write(page.Bytes())
-				return err
-			case !c.IsSet("out"):
-				if src.Folder() == "" {
-					return usageError("view: %s is a case, and oracle writes nothing beside a case's files; give --out FILE, --out - (stdout) or --serve PORT", src.Path)
-				}
-				out = filepath.Join(src.Folder(), ViewFile)
-			}
-			if err := writePage(out, src, page.Bytes()); err != nil {
-				return fmt.Errorf("view: %w", err)
-			}
-			fmt.Fprintf(c.App.Writer, "page: %s\n", out)
-			return nil
-		},
+		Flags:  o.list,
+		Action: func(c *cli.Context) error { return o.run(c) },
 	}
+}
+
+// run makes the page and writes or serves it.
+func (o *viewOptions) run(c *cli.Context) error {
+	out, serve := o.Out, o.Serve
+	outGiven, serveGiven := o.isSet(c, &o.Out), o.isSet(c, &o.Serve)
+	switch {
+	case c.NArg() == 0:
+		return usageError("view takes a run folder or a case, e.g. %s view .silo/runs/<runId>", c.App.Name)
+	case c.NArg() > 2:
+		return usageError("view takes a run folder or a case (or a report folder and a case key), got %d arguments", c.NArg())
+	case outGiven && serveGiven:
+		return usageError("give --out or --serve, not both")
+	}
+	var addr serveAddr
+	if serveGiven {
+		var err error
+		if addr, err = parseServeAddr(serve); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	src, err := locateView(c)
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	rollout, err := timeline.Load(src)
+	if err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	var page bytes.Buffer
+	if err := timeline.Write(&page, rollout, timeline.Options{Program: c.App.Name + " " + c.App.Version}); err != nil {
+		return err
+	}
+	switch {
+	case serveGiven:
+		return servePage(c, addr, page.Bytes())
+	case out == "-" || !outGiven && !isTerminal(c.App.Writer):
+		_, err := c.App.Writer.Write(page.Bytes())
+		return err
+	case !outGiven:
+		if src.Folder() == "" {
+			return usageError("view: %s is a case, and oracle writes nothing beside a case's files; give --out FILE, --out - (stdout) or --serve PORT", src.Path)
+		}
+		out = filepath.Join(src.Folder(), ViewFile)
+	}
+	if err := writePage(out, src, page.Bytes()); err != nil {
+		return fmt.Errorf("view: %w", err)
+	}
+	fmt.Fprintf(c.App.Writer, "page: %s\n", out)
+	return nil
 }
 
 // locateView finds the rollout the arguments name: one path, or a report

@@ -61,18 +61,17 @@ func (m Manifest) DeclaredAgents(projectDir string) map[string]string {
 	return out
 }
 
-// ResolveRef makes the path of a module:, python: or replay: reference
-// absolute, relative to folder, and each word of an exec: command that
-// names a file of folder (exec:python3 solver.py); other references are
-// returned as they are.
+// ResolveRef makes the path of a reference whose scheme's ARG is a path
+// (module:, python:, replay:) absolute, relative to folder, and each word
+// of an exec: command that names a file of folder (exec:python3
+// solver.py); other references are returned as they are.
 func ResolveRef(ref, folder string) string {
-	if cmd, ok := strings.CutPrefix(ref, "exec:"); ok {
-		return "exec:" + resolveCommand(cmd, folder)
-	}
-	for _, scheme := range []string{"module:", "python:", "replay:"} {
-		if p, ok := strings.CutPrefix(ref, scheme); ok && p != "" && !filepath.IsAbs(filepath.FromSlash(p)) {
-			return scheme + filepath.Join(folder, filepath.FromSlash(p))
-		}
+	r := ParseAgentRef(ref)
+	switch {
+	case r.Is(ExecScheme):
+		return ExecScheme.Ref(resolveCommand(r.Arg, folder))
+	case r.Scheme != nil && r.Scheme.Path && r.Arg != "" && !filepath.IsAbs(filepath.FromSlash(r.Arg)):
+		return r.Scheme.Ref(filepath.Join(folder, filepath.FromSlash(r.Arg)))
 	}
 	return ref
 }

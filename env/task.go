@@ -116,10 +116,11 @@ func checkVariants(t Task) error {
 		return fmt.Errorf("task id %q holds %q, which joins a task's id and its variant's; rename the task", t.ID, VariantSeparator)
 	}
 	seen := map[string]bool{}
-	for _, v := range append([]string{t.Variant}, t.Variants...) {
-		if v == "" && len(t.Variants) == 0 {
-			continue
-		}
+	names := t.Variants
+	if t.Variant != "" {
+		names = []string{t.Variant}
+	}
+	for _, v := range names {
 		if err := CheckName(v); err != nil {
 			return fmt.Errorf("variant: %w", err)
 		}

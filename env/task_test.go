@@ -116,3 +116,37 @@ var cmpEmptyAsNil = cmp.Transformer("emptyAsNil", func(s []string) []string {
 	}
 	return s
 })
+
+// A task file's variants are one task each, keyed <id>@<variant>, with the
+// file's fields and initialState; names that cannot be file names, or a
+// variant named twice, are errors.
+func TestTaskVariants(t *testing.T) {
+	fsys := fstest.MapFS{
+		"tasks/TASK-001.json": {Data: []byte(`{"id":"TASK-001","title":"t","instruction":"i","verifierId":"VER-001","variants":["b","a"],"initialState":{"x":1}}`)},
+		"tasks/TASK-002.json": {Data: []byte(`{"id":"TASK-002","title":"t","instruction":"i","verifierId":"VER-002","variant":"solo"}`)},
+	}
+	tasks, err := LoadTasks(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, task := range tasks {
+		got = append(got, task.ID+" "+task.Variant+" "+task.BaseID()+" "+string(task.InitialState))
+	}
+	want := []string{`TASK-001@a a TASK-001 {"x":1}`, `TASK-001@b b TASK-001 {"x":1}`, `TASK-002 solo TASK-002 `}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tasks (-want +got):\n%s", diff)
+	}
+	for _, tt := range []struct{ file, want string }{
+		{`"variants":["a","a"]`, "variant a is named twice"},
+		{`"variants":["a/b"]`, "must not contain a path separator"},
+		{`"variants":["a@b"]`, `holds "@"`},
+		{`"variants":[""]`, "empty name"},
+		{`"variant":"a","variants":["b"]`, `both "variant" and "variants"`},
+	} {
+		data := `{"id":"TASK-003","title":"t","instruction":"i","verifierId":"VER-003",` + tt.file + `}`
+		if _, err := ParseTask("tasks/TASK-003.json", []byte(data)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.file, err, tt.want)
+		}
+	}
+}

@@ -33,7 +33,11 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 	if err := opts.Distribution.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkRerunBasis(opts); err != nil {
+		return nil, err
+	}
 	rep := newReport(sel, cases.Len)
+	rep.Basis = opts.Basis
 	if sel.Shard.Count > 0 {
 		// only shards are merged, so only they need the fingerprint, which
 		// reads every baseline of the whole selection once more

@@ -15,21 +15,11 @@ import (
 	"github.com/agent-oracle/oracle/runner"
 )
 
-// modelSchemes are the agent references whose rollouts ModelJobs bounds:
-// those that call a model provider's API.
-var modelSchemes = []string{"openai:", "anthropic:"}
-
 // Model reports whether the case's agent is behind a model provider's API
 // (openai:MODEL, anthropic:MODEL), whose bytes rarely repeat and whose
 // rollouts ModelJobs bounds.
 func (c Case) Model() bool {
-	ref := c.Reference()
-	for _, s := range modelSchemes {
-		if strings.HasPrefix(ref, s) {
-			return true
-		}
-	}
-	return false
+	return env.IsModel(c.Reference())
 }
 
 // slots bounds the rollouts of model agents that run at once; nil bounds

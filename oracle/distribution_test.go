@@ -269,7 +269,8 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 
 	c.reset(2)
 	c.infra = func(task string, n int) bool { return task == "TASK-001" || task == "TASK-002" && n <= 3 }
-	r := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2})
+	const basis = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	r := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Basis: basis})
 	byTask := map[string]*CaseReport{}
 	for _, cr := range r.Cases {
 		byTask[cr.Task] = cr
@@ -300,7 +301,7 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 	}
 	c.reset(5)
 	c.infra = nil
-	again := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Distribution: DistributionOptions{Previous: prev}})
+	again := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Basis: basis, Distribution: DistributionOptions{Previous: prev}})
 	if made := c.made.Load(); made != 13 {
 		t.Errorf("the rerun made %d rollouts, want the 13 that failed", made)
 	}

@@ -43,6 +43,13 @@ type Options struct {
 	// (env.Notify: a model API's retries), with the case and the run; the
 	// text is the agent's and must be escaped before it is shown.
 	Notice func(key baseline.Key, run int, text string)
+	// Basis, for check, is a digest the caller makes of what the cases run
+	// from: the source commit of the environments and agents, the agents'
+	// references and the options that shape a rollout ("sha256:…"; empty
+	// when the caller cannot tell, as without a known commit). The report
+	// keeps it, and a check given an earlier report (Distribution.
+	// Previous) refuses one whose basis is another or empty.
+	Basis string
 
 	models slots // the slots of ModelJobs, made by eachCase
 	// jobs are the slots of Jobs, made by eachCase: a case's worker holds

@@ -80,6 +80,9 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 	if r.Baselines != "" && !baseline.ValidHash(r.Baselines) {
 		return nil, bad("baselines %s is not a fingerprint oracle writes", orNone(r.Baselines))
 	}
+	if r.Basis != "" && !baseline.ValidHash(r.Basis) {
+		return nil, bad("basis %s is not a digest oracle writes", orNone(r.Basis))
+	}
 	if len(r.Commit) > maxCommit || strings.ContainsFunc(r.Commit, unicode.IsControl) {
 		return nil, bad("commit %s is not a commit oracle writes", orNone(r.Commit))
 	}
@@ -156,6 +159,7 @@ func MergeReports(paths []string) (*Report, error) {
 	seen := map[string]string{}
 	var cases []*CaseReport
 	var gates []*GateReport // each report's, in the order of paths
+	basis := ""
 	ran := 0
 	for _, p := range paths {
 		r, err := readReport(p)
@@ -164,7 +168,7 @@ func MergeReports(paths []string) (*Report, error) {
 		}
 		sh, _ := r.shard()
 		if first == nil {
-			first, count = r, sh.Count
+			first, count, basis = r, sh.Count, r.Basis
 		} else {
 			switch {
 			case r.Oracle != first.Oracle:
@@ -183,6 +187,9 @@ func MergeReports(paths []string) (*Report, error) {
 			return nil, fmt.Errorf("merge: shard %s is given twice: %s and %s", sh, prev, p)
 		}
 		byShard[sh.Index] = p
+		if r.Basis != first.Basis {
+			basis = "" // shards that ran from different bases: no rerun can tell
+		}
 		if r.Sandbox == runner.SandboxNone || sandbox == "" {
 			sandbox = r.Sandbox // the weakest containment of any shard
 		}
@@ -208,7 +215,7 @@ func MergeReports(paths []string) (*Report, error) {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
 	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox,
-		Commit: first.Commit, Cases: cases} // the fingerprint only tells shards apart, as an unsharded check has none
+		Commit: first.Commit, Basis: basis, Cases: cases} // the fingerprint only tells shards apart, as an unsharded check has none
 	merged.finish()
 	// a group's decision spans the shards: decided again over all its cases
 	opts, err := gateOptionsOf(func(yield func(string, *GateReport) bool) {

@@ -149,9 +149,13 @@ type Report struct {
 	// baselines the selection (before sharding) was checked against: the
 	// same for every shard of one run, so a merge refuses shards that saw
 	// different baselines. An unsharded check and a merge have none.
-	Baselines string        `json:"baselines,omitempty"`
-	Summary   Summary       `json:"summary"`
-	Cases     []*CaseReport `json:"cases"`
+	Baselines string `json:"baselines,omitempty"`
+	// Basis is the digest of what the cases ran from (Options.Basis): a
+	// check --rerun-from takes cases from this report only when its own
+	// basis is the same; empty when the caller could not tell.
+	Basis   string        `json:"basis,omitempty"`
+	Summary Summary       `json:"summary"`
+	Cases   []*CaseReport `json:"cases"`
 }
 
 // ReportSelection says what a report is a report of: the selection's

@@ -8,11 +8,16 @@ import (
 
 // A check given an earlier check's JSON report (DistributionOptions.
 // Previous, check --rerun-from) runs again only what was an error in it,
-// with no state kept anywhere but that report:
+// with no state kept anywhere but that report. It decides only what it
+// runs again and what provably did not change since: the report must have
+// the check's own basis (Options.Basis: the same commit of the
+// environments and agents, the same agents and options), or the check is
+// refused; and
 //
 //   - a case whose status was error (it could not run, its runs all failed
-//     for the infrastructure, its baseline could not be read) runs again in
-//     full;
+//     for the infrastructure, its baseline could not be read), or whose
+//     baseline is not now the one the report compared it with (by its
+//     hash, baseline.Store.Hash), runs again in full;
 //   - a distribution case some of whose runs failed for the infrastructure
 //     keeps its graded runs, from the report, and makes as many runs again
 //     as were errors;
@@ -24,6 +29,24 @@ import (
 // the report and the new ones together. The report must be of the same
 // selection and shard (ParseReport checks it; the command takes the
 // selection from it).
+
+// checkRerunBasis refuses a rerun (o.Distribution.Previous) from a report
+// whose basis is not o's, or when either is unknown: its cases could then
+// have been decided by another environment, agent or option.
+func checkRerunBasis(o Options) error {
+	prev := o.Distribution.Previous
+	switch {
+	case prev == nil:
+		return nil
+	case prev.Basis == "":
+		return fmt.Errorf("rerun: the earlier report does not say what its cases ran from (no basis: an older oracle, a check without a known commit, or shards of different bases), so none of its cases can be taken as they were; run the whole check")
+	case o.Basis == "":
+		return fmt.Errorf("rerun: this check cannot tell what its cases run from (no commit known), so it cannot show that the earlier report's cases did not change; run the whole check")
+	case prev.Basis != o.Basis:
+		return fmt.Errorf("rerun: the earlier report's cases ran from another commit, other agents or other options (basis %s, now %s), so none of them can be taken as they were; run the whole check", prev.Basis, o.Basis)
+	}
+	return nil
+}
 
 // previousCases indexes the cases of r by name; nil for no report.
 func previousCases(r *Report) map[string]*CaseReport {
@@ -45,6 +68,9 @@ func previousCases(r *Report) map[string]*CaseReport {
 func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseReport) *casePlan {
 	if prev == nil || prev.Status == StatusError {
 		return nil
+	}
+	if now, err := r.Hash(c.Key); err != nil || prev.Baseline == "" || now != prev.Baseline {
+		return nil // its baseline changed since (or cannot be told): it runs now
 	}
 	if prev.Kind != KindDistribution {
 		return &casePlan{reuse: prev}

@@ -163,7 +163,7 @@ func checkLiterals(envs []env.Environment, traces []Case, stored func() ([]basel
 	literal := false
 	for _, list := range [][]string{sel.Envs, sel.Agents, sel.Tasks} {
 		for _, p := range list {
-			literal = literal || isLiteral(p) || strings.HasPrefix(p, "exec:")
+			literal = literal || isLiteral(p) || env.ParseAgentRef(p).Is(env.ExecScheme)
 		}
 	}
 	if !literal || literalsFound(envs, traces, nil, sel) == nil {
@@ -217,7 +217,7 @@ func literalsFound(envs []env.Environment, traces []Case, stored []baseline.Key,
 		where = quoteList(sel.Envs)
 	}
 	for _, p := range sel.Agents {
-		if strings.HasPrefix(p, "exec:") {
+		if env.ParseAgentRef(p).Is(env.ExecScheme) {
 			return &env.Error{Code: env.CodeAgentNotFound, Known: agents, Err: &ExecAgentError{Agent: p}, Message: fmt.Sprintf(
 				"agent %s names no case: cases are the regression agents of the environments and the replay cases under %s; an exec agent is rolled, not checked", p, TracesDir)}
 		}
@@ -317,7 +317,7 @@ func twoSources(a, b Case) error {
 
 // source names where a case comes from.
 func source(c Case) string {
-	if path, ok := strings.CutPrefix(c.AgentRef, "replay:"); ok {
+	if path, ok := env.CutScheme(c.AgentRef, env.ReplayScheme); ok {
 		return "the trace " + filepath.ToSlash(path)
 	}
 	return fmt.Sprintf("the regression agent %s of %s", c.AgentRef, c.Key.Env)

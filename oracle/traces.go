@@ -73,7 +73,7 @@ func traceCases(projectDir string, envs []env.Environment, sel Selection) ([]Cas
 			return fmt.Errorf("replay case %s: its run_start names %s/%s, its path %s/%s; move the trace to the folder of its case or delete it",
 				path, rec.Environment, rec.Task, k.Env, k.Task)
 		}
-		cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: "replay:" + path})
+		cases = append(cases, Case{Key: k, Env: e, Task: t, AgentRef: env.ReplayScheme.Ref(path)})
 		return nil
 	})
 	if err != nil {

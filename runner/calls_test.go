@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,5 +115,29 @@ func TestCallsRefuseOutputThatIsNotJSON(t *testing.T) {
 				t.Errorf("output %q: error %v, outcome %v; want calls.json's error", out, err, o)
 			}
 		}
+	}
+}
+
+// A verifier's context holds the rollout's calls as calls.json records
+// them, failed ones included: a path invariant ("C-2 is never read before
+// C-1 is set") is checked from them, which no state shows.
+func TestVerifierSeesTheCalls(t *testing.T) {
+	var seen []Call
+	readC1First := func(final, initial *toyState, c env.VerifyContext) []env.CheckResult {
+		seen = c.Calls
+		setAt := slices.IndexFunc(c.Calls, func(x Call) bool { return x.Tool == "set_counter" && x.Output != nil })
+		return []env.CheckResult{env.Check("set after listing", setAt > 0 && c.Calls[0].Tool == "list_counters", "")}
+	}
+	e := newToy(t, toyVerifier(readC1First), nil)
+	o := run(t, e, solveToy, Config{Agent: "toy"})
+	if !o.Result.Passed {
+		t.Errorf("result %+v", o.Result)
+	}
+	got, err := canon.Marshal(seen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(o.Artifacts.Calls), string(got)); diff != "" {
+		t.Errorf("the verifier's calls differ from calls.json:\n%s", diff)
 	}
 }

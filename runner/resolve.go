@@ -51,38 +51,8 @@ func (r Resolver) Resolve(e env.Environment, ref string) (env.Agent, error) {
 }
 
 func (r Resolver) resolve(e env.Environment, ref string) (env.Agent, error) {
-	switch {
-	case strings.HasPrefix(ref, "module:"):
-		path, err := modulePath("module:", strings.TrimPrefix(ref, "module:"), "tests/solver.agent.ts")
-		if err != nil {
-			return nil, err
-		}
-		return host.ModuleAgentFor(e, path)
-	case strings.HasPrefix(ref, "python:"):
-		path, err := modulePath("python:", strings.TrimPrefix(ref, "python:"), "solver.py")
-		if err != nil {
-			return nil, err
-		}
-		return host.PythonAgentFor(e, path)
-	case strings.HasPrefix(ref, "exec:"):
-		cfg := r.Exec
-		cfg.Command = strings.TrimSpace(strings.TrimPrefix(ref, "exec:"))
-		if cfg.Command == "" {
-			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "exec: names no command; give one, e.g. exec:python3 /path/to/agent.py"}
-		}
-		return execAgentFor(cfg, r.Warn)
-	case strings.HasPrefix(ref, "replay:"):
-		path := strings.TrimPrefix(ref, "replay:")
-		if path == "" {
-			return nil, &env.Error{Code: env.CodeAgentNotFound,
-				Message: "replay: names no trace; give one, e.g. replay:.silo/runs/<runId>/trace.jsonl"}
-		}
-		rec, err := ReadTrace(path)
-		if err != nil {
-			return nil, err
-		}
-		return ReplayAgent(rec), nil
+	if parsed := env.ParseAgentRef(ref); parsed.Scheme != nil && constructors[parsed.Scheme] != nil {
+		return constructors[parsed.Scheme](r, e, parsed.Scheme, parsed.Arg)
 	}
 	if scheme, arg, ok := strings.Cut(ref, ":"); ok && r.Schemes[scheme] != nil {
 		return r.Schemes[scheme](arg)
@@ -114,13 +84,54 @@ func (r Resolver) folder(e env.Environment) string {
 	return folder
 }
 
-// modulePath is the absolute path of a module agent's reference (scheme
-// and path; example is a path to suggest): a relative path is relative to
-// the current folder.
-func modulePath(scheme, path, example string) (string, error) {
+// constructors make the agents of the schemes of env.Schemes that the
+// runner resolves itself; a model scheme's constructor is the Resolver's
+// (Schemes), which its caller gives it.
+var constructors = map[*env.Scheme]func(r Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error){
+	env.ExecScheme: func(r Resolver, _ env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		cfg := r.Exec
+		if cfg.Command = strings.TrimSpace(arg); cfg.Command == "" {
+			return nil, noArg(s, "command")
+		}
+		return execAgentFor(cfg, r.Warn)
+	},
+	env.ModuleScheme: func(_ Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		path, err := modulePath(s, arg)
+		if err != nil {
+			return nil, err
+		}
+		return host.ModuleAgentFor(e, path)
+	},
+	env.PythonScheme: func(_ Resolver, e env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		path, err := modulePath(s, arg)
+		if err != nil {
+			return nil, err
+		}
+		return host.PythonAgentFor(e, path)
+	},
+	env.ReplayScheme: func(_ Resolver, _ env.Environment, s *env.Scheme, arg string) (env.Agent, error) {
+		if arg == "" {
+			return nil, noArg(s, "trace")
+		}
+		rec, err := ReadTrace(arg)
+		if err != nil {
+			return nil, err
+		}
+		return ReplayAgent(rec), nil
+	},
+}
+
+// noArg is the error of a reference of s that names no what.
+func noArg(s *env.Scheme, what string) error {
+	return &env.Error{Code: env.CodeAgentNotFound,
+		Message: fmt.Sprintf("%s names no %s; give one, e.g. %s", s.Prefix(), what, s.Ref(s.Example))}
+}
+
+// modulePath is the absolute path of a module agent's reference of scheme
+// s: a relative path is relative to the current folder.
+func modulePath(s *env.Scheme, path string) (string, error) {
 	if path == "" {
-		return "", &env.Error{Code: env.CodeAgentNotFound,
-			Message: fmt.Sprintf("%s names no module; give one, e.g. %s%s", scheme, scheme, example)}
+		return "", noArg(s, "module")
 	}
 	return filepath.Abs(filepath.FromSlash(path))
 }
@@ -128,7 +139,7 @@ func modulePath(scheme, path, example string) (string, error) {
 // references spells the kinds of reference r resolves besides built-in
 // agents: exec:COMMAND, replay:PATH and each scheme's SCHEME:ARG, sorted.
 func (r Resolver) references() string {
-	refs := []string{"exec:COMMAND", "module:PATH", "python:PATH", "replay:PATH"}
+	refs := env.SchemeUsages(func(s *env.Scheme) bool { return constructors[s] != nil })
 	schemes := slices.Sorted(maps.Keys(r.Schemes))
 	for _, s := range schemes {
 		refs = append(refs, s+":ARG")

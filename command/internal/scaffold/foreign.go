@@ -53,7 +53,7 @@ func Foreign(lang, name, description, version string) ([]File, error) {
 		files = append(files, File{Path: f.path, Data: buf.Bytes()})
 	}
 	manifest, err := canon.Marshal(env.Manifest{Name: name, Template: "blank-" + lang, TemplateVersion: version,
-		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": "module:" + solver}})
+		Entrypoint: "./" + module, Tools: []string{}, Agents: map[string]string{"solver": env.ModuleScheme.Ref(solver)}})
 	if err != nil {
 		return nil, err
 	}

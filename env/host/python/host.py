@@ -70,13 +70,13 @@ def to_json(value: JSON, what: str) -> str:
         raise HostError("not_json", f"{what} is not JSON: {err}") from None
 
 
-def import_file(path: str) -> ModuleType:
-    """Imports the module of a file, with its folder on sys.path (after
-    the host's own: its oracle_env wins)."""
+def import_file(path: str, name: str = "") -> ModuleType:
+    """Imports the module of a file (as name, by default its file's), with
+    its folder on sys.path (after the host's own: its oracle_env wins)."""
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
         sys.path.insert(1, folder)
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = name or os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise HostError("load_failed", f"{path} is not a Python module")
@@ -301,7 +301,8 @@ class Agents:
             fn = self.modules.get(path)
             if fn is None:
                 try:
-                    module = import_file(path)
+                    # a name of its own: agents of two folders may share a file name
+                    module = import_file(path, f"oracle_agent_{len(self.modules)}")
                 except HostError:
                     raise
                 except BaseException as err:
