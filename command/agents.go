@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/agent/anthropic"
 	"github.com/agent-oracle/oracle/agent/openai"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -32,6 +33,7 @@ type agentOptions struct {
 	Seed        int64
 	MaxTurns    int
 	Retries     int
+	ModelCache  string // --model-cache
 }
 
 // envFlag adds --agent-env, which passes variables to exec agents, which
@@ -56,6 +58,7 @@ func (o *agentOptions) modelFlags(fs *flags) {
 	fs.Float64(&o.Temperature, &cli.Float64Flag{Name: "model-temperature", Value: 0, Usage: "sampling temperature of openai: and anthropic: agents"})
 	fs.Int64(&o.Seed, &cli.Int64Flag{Name: "model-seed", Usage: "sampling `seed` sent to openai: agents' API (not sent unless given; Anthropic's API takes none)"})
 	fs.Int(&o.MaxTurns, &cli.IntFlag{Name: "model-max-turns", Value: openai.DefaultMaxTurns, Usage: "`turns` an openai: or anthropic: agent's model is given before the rollout ends as agent_error"})
+	fs.String(&o.ModelCache, &cli.StringFlag{Name: "model-cache", Value: string(cassette.ModeOff), Usage: "`MODE` of openai: and anthropic: agents' cassettes in .silo/cassettes (docs/cassettes.md): record (ask the model, record each exchange), replay (answer from the cassette, never the network; a request it lacks is a change), auto (replay what is recorded, ask and record the rest) or off"})
 	fs.Int(&o.Retries, &cli.IntFlag{Name: "model-retries", Value: openai.DefaultMaxRetries, Usage: "retry an openai: or anthropic: request that failed (429, 5xx, no connection) up to `N` times, waiting 1s, 2s, 4s… (or what Retry-After asks) between tries; 0 for none"})
 }
 
@@ -65,6 +68,8 @@ type modelOptions struct {
 	seed        *int64
 	maxTurns    int
 	retries     int // as modelapi.Client.MaxRetries takes it: negative for none
+	// cassette is the clients' cassette; nil when --model-cache is off
+	cassette *cassette.Config
 }
 
 // modelOptions checks the model flags; a value out of range is a usage
@@ -84,6 +89,17 @@ func (o *agentOptions) modelOptions(c *cli.Context) (modelOptions, error) {
 		return m, usageError("--model-retries %d: want a whole number, 0 for none", m.retries)
 	case m.retries == 0:
 		m.retries = -1
+	}
+	mode, err := cassette.ParseMode(o.ModelCache)
+	if err != nil {
+		return m, usageError("--model-cache %q: want record, replay, auto or off", o.ModelCache)
+	}
+	if mode != cassette.ModeOff {
+		project, err := filepath.Abs(projectDir(c))
+		if err != nil {
+			return m, err
+		}
+		m.cassette = &cassette.Config{Project: project, Mode: mode}
 	}
 	if o.fs.isSet(c, &o.Seed) {
 		seed := o.Seed
@@ -114,13 +130,13 @@ func (m modelOptions) schemes() map[string]func(string) (env.Agent, error) {
 
 // openai applies the options to cfg.
 func (m modelOptions) openai(cfg openai.Config) openai.Config {
-	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.seed, m.maxTurns, m.retries
+	cfg.Temperature, cfg.Seed, cfg.MaxTurns, cfg.API.MaxRetries, cfg.API.Cassette = m.temperature, m.seed, m.maxTurns, m.retries, m.cassette
 	return cfg
 }
 
 // anthropic applies the options to cfg; Anthropic's API takes no seed.
 func (m modelOptions) anthropic(cfg anthropic.Config) anthropic.Config {
-	cfg.Temperature, cfg.MaxTurns, cfg.API.MaxRetries = m.temperature, m.maxTurns, m.retries
+	cfg.Temperature, cfg.MaxTurns, cfg.API.MaxRetries, cfg.API.Cassette = m.temperature, m.maxTurns, m.retries, m.cassette
 	return cfg
 }
 

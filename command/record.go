@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"io"
 	"strings"
 
@@ -79,7 +80,8 @@ func (o *recordOptions) run(c *cli.Context, envs Environments) error {
 	if err != nil {
 		return err
 	}
-	if opts.Distribution.Runs < 2 {
+	if opts.Distribution.Runs < 2 && o.cases.agents.ModelCache == string(cassette.ModeOff) {
+		// a cassette makes a model agent's bytes repeat
 		warnModelBytes(c.App.ErrWriter, selected)
 	}
 	rep, err := oracle.Record(c.Context, store, selected.Cases, sel, oracle.RecordOptions{Options: opts, Prune: o.Prune})

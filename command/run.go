@@ -3,6 +3,7 @@ package command
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"io"
 	"path/filepath"
 	"strings"
@@ -130,7 +131,8 @@ func (o *runOptions) run(c *cli.Context, envs Environments) error {
 	if n := o.Runs; n > 1 {
 		return o.repeatRuns(c, res, e, task, ref, n)
 	}
-	out, err := runner.Run(runNotices(c, e.Name()+"/"+task.ID), e, task, agent, runner.Config{
+	ctx := cassette.WithIdentity(runNotices(c, e.Name()+"/"+task.ID), cassette.Identity{Env: e.Name(), Agent: ref, Task: task.ID})
+	out, err := runner.Run(ctx, e, task, agent, runner.Config{
 		MaxToolCalls: o.MaxToolCalls, Timeout: o.Timeout, Agent: ref,
 	})
 	if err != nil {

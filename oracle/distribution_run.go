@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -92,7 +93,17 @@ func (o Options) rollout(ctx context.Context, c Case, agent env.Agent, cfg runne
 	if o.Notice != nil {
 		ctx = withNotice(ctx, o.Notice, c.Key, run)
 	}
-	return runner.Run(ctx, c.Env, c.Task, agent, cfg)
+	return runner.Run(withCassette(ctx, c, run), c.Env, c.Task, agent, cfg)
+}
+
+// withCassette is ctx for run of c: the model clients of its agent keep
+// their exchanges in the cassette of the case, a distribution's in one a
+// run (internal/cassette).
+func withCassette(ctx context.Context, c Case, run int) context.Context {
+	if c.plan == nil || !c.plan.dist {
+		run = 0 // the repeated runs of a byte case replay one cassette
+	}
+	return cassette.WithIdentity(ctx, cassette.Identity{Env: c.Key.Env, Agent: c.Key.Agent, Task: c.Key.Task, Run: run})
 }
 
 // withNotice is ctx with the notices of run of the case key passed to

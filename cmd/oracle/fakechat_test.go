@@ -39,16 +39,37 @@ import (
 //	    and N were at some moment
 //	fakechat -temperature X  every request asked for temperature X
 //	fakechat -model NAME     every request named the model NAME
+//	fakechat -requests N     the last fake API started has had N
+//	    requests
+//	fakechat -stop           stop the last fake API started (its
+//	    address refuses connections from then on)
+//
+// With -echo the fake echoes the request's Authorization header in each
+// answer (a "system_fingerprint"), as an API that reflects a key would.
 //
 // Each assertion takes ! to assert the opposite.
 func fakeChat(ts *testscript.TestScript, neg bool, args []string) {
-	if len(args) == 2 && strings.HasPrefix(args[0], "-") && args[0] != "-fail" && args[0] != "-delay" && args[0] != "-forbid" {
+	if len(args) == 2 && strings.HasPrefix(args[0], "-") && args[0] != "-fail" && args[0] != "-delay" && args[0] != "-forbid" && args[0] != "-echo" {
 		fakeChatAssert(ts, neg, args[0], args[1])
+		return
+	}
+	if len(args) == 1 && args[0] == "-stop" {
+		fakeModels.Lock()
+		m := fakeModels.last[ts]
+		fakeModels.Unlock()
+		if m == nil || m.srv == nil {
+			ts.Fatalf("fakechat -stop: no fake API started")
+		}
+		m.srv.Close()
 		return
 	}
 	m := &fakeModel{temperatures: map[float64]bool{}, models: map[string]bool{}}
 	for len(args) > 1 {
 		switch args[0] {
+		case "-echo":
+			m.echo = true
+			args = args[1:]
+			continue
 		case "-fail":
 			n, err := strconv.Atoi(args[1])
 			ts.Check(err)
@@ -75,6 +96,7 @@ func fakeChat(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	m.pass = p
 	srv := httptest.NewServer(m)
+	m.srv = srv
 	fakeModels.Lock()
 	fakeModels.last[ts] = m
 	fakeModels.Unlock()
@@ -115,6 +137,10 @@ func fakeChatAssert(ts *testscript.TestScript, neg bool, what, want string) {
 		ok, got = len(m.temperatures) == 1 && m.temperatures[x], fmt.Sprintf("temperatures %v", m.temperatures)
 	case "-model":
 		ok, got = len(m.models) == 1 && m.models[want], fmt.Sprintf("models %v", m.models)
+	case "-requests":
+		n, err := strconv.Atoi(want)
+		ts.Check(err)
+		ok, got = m.requests == n, fmt.Sprintf("%d requests", m.requests)
 	default:
 		ts.Fatalf("usage: fakechat -count N | -peak N | -temperature X | -model NAME")
 	}
@@ -132,12 +158,15 @@ var fakeModels = struct {
 type fakeModel struct {
 	pass, forbid float64
 	delay        time.Duration
+	echo         bool // echo the Authorization header in each answer
+	srv          *httptest.Server
 
 	mu           sync.Mutex
 	fail         int    // requests still to refuse
 	n            uint64 // conversations that reached the tool's answer
 	quillon      uint64 // conversations about Quillon
 	now, peak    int    // requests in flight, and the most at once
+	requests     int    // requests received
 	temperatures map[float64]bool
 	models       map[string]bool
 }
@@ -206,6 +235,7 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	task, answer, answered := req.turn(anthropic)
 	m.mu.Lock()
 	m.now++
+	m.requests++
 	m.peak = max(m.peak, m.now)
 	m.temperatures[req.Temperature] = true
 	m.models[req.Model] = true
@@ -232,6 +262,11 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	m.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
+	if m.echo {
+		buf := &echoBuffer{ResponseWriter: w}
+		defer buf.send(r.Header.Get("Authorization"))
+		w = buf
+	}
 	switch {
 	case quillon && draw < m.forbid && anthropic:
 		io.WriteString(w, `{"content":[{"type":"tool_use","id":"c1","name":"create_account","input":{"actorUserId":"USR-003","name":"Quillon Analytics Ltd"}}],"stop_reason":"tool_use"}`)
@@ -270,4 +305,21 @@ func writeAnswer(w io.Writer, anthropic bool, text string) {
 	}
 	b, _ := json.Marshal(v)
 	w.Write(b)
+}
+
+// echoBuffer holds an answer's body, sent with the key echoed in it.
+type echoBuffer struct {
+	http.ResponseWriter
+	body []byte
+}
+
+func (b *echoBuffer) Write(p []byte) (int, error) {
+	b.body = append(b.body, p...)
+	return len(p), nil
+}
+
+func (b *echoBuffer) send(key string) {
+	k, _ := json.Marshal(key)
+	b.ResponseWriter.Write([]byte(`{"system_fingerprint":` + string(k) + `,`))
+	b.ResponseWriter.Write(b.body[1:])
 }

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agent-oracle/oracle/internal/cassette"
 	"github.com/agent-oracle/oracle/internal/secret"
 )
 
@@ -56,6 +57,12 @@ type Client struct {
 	MaxRequest, MaxResponse int
 	// Sleep waits between retries; nil waits d or until ctx ends.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Cassette, when set and not off, records the exchanges and replays
+	// them (internal/cassette): set by whoever builds the client, with as
+	// much of the cassette's identity as it knows (a judge: env, "judge",
+	// task and its check's name); the rest comes from the rollout's
+	// context (cassette.WithIdentity).
+	Cassette *cassette.Config
 }
 
 // Log appends an event to the rollout's trace (env.AgentInput.Log).
@@ -94,6 +101,9 @@ type NewMessages[M any] struct {
 // process's secrets (internal/secret) before anything is logged, so no
 // writer of the rollout writes them, however the API echoes them back.
 func (c Client) Post(ctx context.Context, req Request, log Log) ([]byte, error) {
+	if c.Cassette != nil && c.Cassette.Mode != cassette.ModeOff && c.Cassette.Mode != "" {
+		return c.postCassette(ctx, req, log)
+	}
 	secret.Add(c.Secrets(req.URL)...)
 	retries := c.MaxRetries
 	if retries == 0 {
