@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -102,7 +103,7 @@ func (o *checkOptions) run(c *cli.Context, envs Environments) error {
 		if err != nil {
 			return err
 		}
-		return checkStreamed(c, o, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
+		return checkStreamed(c, o, format, func(each func(*report.Case, *oracle.Kept) error) (*report.Report, int, error) {
 			return mergedCases(c, o, r, each)
 		})
 	}
@@ -137,7 +138,7 @@ func (o *checkOptions) run(c *cli.Context, envs Environments) error {
 	if opts.Basis == "" && o.isSet(c, &o.gate.RerunFrom) {
 		return usageError("--rerun-from takes cases from a report only when both checks know the commit they ran on (the CI's %s); none is set, so nothing shows that the environments and agents did not change: set it (GITHUB_SHA=$(git rev-parse HEAD) on a clean tree) or run the whole check", strings.Join(commitVars, ", "))
 	}
-	return checkStreamed(c, o, format, func(each func(*oracle.CaseReport, *oracle.Kept) error) (*oracle.Report, int, error) {
+	return checkStreamed(c, o, format, func(each func(*report.Case, *oracle.Kept) error) (*report.Report, int, error) {
 		rep, n, err := checkEach(c, o, store, selected, sel, opts, each)
 		if rep != nil {
 			rep.Sandbox = sb.mode()

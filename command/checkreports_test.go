@@ -15,6 +15,7 @@ import (
 	"github.com/agent-oracle/oracle/fixtures"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 	"github.com/urfave/cli/v2"
 )
@@ -63,17 +64,17 @@ func mixedProject(t *testing.T) string {
 
 // readReport reads the JSON report at path and checks that it holds a case
 // of every status but nondeterministic.
-func readReport(t *testing.T, path string) *oracle.Report {
+func readReport(t *testing.T, path string) *report.Report {
 	t.Helper()
 	rep, err := oracle.MergeReports([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[oracle.Status]bool{}
+	seen := map[report.Status]bool{}
 	for _, cr := range rep.Cases {
 		seen[cr.Status] = true
 	}
-	for _, s := range []oracle.Status{oracle.StatusUnchanged, oracle.StatusChanged, oracle.StatusMissing, oracle.StatusObsolete, oracle.StatusError} {
+	for _, s := range []report.Status{report.StatusUnchanged, report.StatusChanged, report.StatusMissing, report.StatusObsolete, report.StatusError} {
 		if !seen[s] {
 			t.Fatalf("the report has no %s case", s)
 		}
@@ -107,7 +108,7 @@ func TestCheckWritesTheWholeReport(t *testing.T) {
 					// the index links the page of each case whose fresh
 					// artifacts the folder holds
 					o = reportOptions(c, &checkOptions{}, nil)
-					o.CaseLink = func(cr *oracle.CaseReport) string {
+					o.CaseLink = func(cr *report.Case) string {
 						if _, err := os.Stat(filepath.Join(reports, filepath.FromSlash(casePageLink(cr.Key())))); err != nil {
 							return ""
 						}

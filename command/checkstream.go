@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
 	"github.com/agent-oracle/oracle/oracle/render/timeline"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,7 +26,7 @@ import (
 // checkStreamed checks the selected cases (or takes the merged report's),
 // writes the report folder when --report-dir names one, then prints the
 // report in format.
-func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run func(each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error)) error {
+func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run func(each func(cr *report.Case, kept *oracle.Kept) error) (*report.Report, int, error)) error {
 	out := format.New(reportOptions(c, opts, c.App.Writer))
 	defer out.Close()
 	writers := []render.Writer{out}
@@ -39,7 +40,7 @@ func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run
 		defer dir.Close()
 		dir.SetPages(casePage(c))
 		o := reportOptions(c, opts, nil)
-		o.CaseLink = func(cr *oracle.CaseReport) string {
+		o.CaseLink = func(cr *report.Case) string {
 			if !dir.Kept(cr.Key()) {
 				return ""
 			}
@@ -52,7 +53,7 @@ func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run
 			writers = append(writers, w)
 		}
 	}
-	rep, code, err := run(func(cr *oracle.CaseReport, kept *oracle.Kept) error {
+	rep, code, err := run(func(cr *report.Case, kept *oracle.Kept) error {
 		if dir != nil {
 			// first, so that the report folder's index links the case's
 			// page when its fresh artifacts are kept
@@ -93,7 +94,7 @@ func checkStreamed(c *cli.Context, opts *checkOptions, format render.Format, run
 // in .silo/pending as it comes. It prints the errors of the cases that
 // failed to run, and returns the report without its cases (the summary is
 // whole) and the exit code the cases give.
-func checkEach(c *cli.Context, o *checkOptions, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
+func checkEach(c *cli.Context, o *checkOptions, store *baseline.Store, selected *oracle.Selected, sel oracle.Selection, opts oracle.Options, each func(cr *report.Case, kept *oracle.Kept) error) (*report.Report, int, error) {
 	var pending *pendingWriter
 	if o.Pending {
 		var err error
@@ -103,9 +104,9 @@ func checkEach(c *cli.Context, o *checkOptions, store *baseline.Store, selected 
 	}
 	code := ExitOK
 	var errs []string
-	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *oracle.CaseReport, kept *oracle.Kept) error {
+	rep, err := oracle.CheckEach(c.Context, store, selected.Cases, sel, opts, func(cr *report.Case, kept *oracle.Kept) error {
 		code = max(code, checkExits[cr.Status])
-		if cr.Status == oracle.StatusError {
+		if cr.Status == report.StatusError {
 			errs = append(errs, fmt.Sprintf("error: %s: %s\n", safe(cr.Case), safe(cr.Error)))
 		}
 		if pending != nil {
@@ -130,9 +131,9 @@ func checkEach(c *cli.Context, o *checkOptions, store *baseline.Store, selected 
 
 // mergedCases hands the cases of a merged report on, as checkEach hands
 // those of a check, and returns the report without them.
-func mergedCases(c *cli.Context, o *checkOptions, r *oracle.Report, each func(cr *oracle.CaseReport, kept *oracle.Kept) error) (*oracle.Report, int, error) {
+func mergedCases(c *cli.Context, o *checkOptions, r *report.Report, each func(cr *report.Case, kept *oracle.Kept) error) (*report.Report, int, error) {
 	for _, cr := range r.Cases {
-		if cr.Status == oracle.StatusError {
+		if cr.Status == report.StatusError {
 			fmt.Fprintf(c.App.ErrWriter, "error: %s: %s\n", safe(cr.Case), safe(cr.Error))
 		}
 		if !o.ShowRedacted {

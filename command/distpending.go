@@ -9,8 +9,8 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,11 +36,11 @@ type distGroups []*distGroup
 // add notes cr when it is a changed distribution case, and reports
 // whether it is a distribution case that is not obsolete (an obsolete
 // case's removal is pending as for any case).
-func (g *distGroups) add(cr *oracle.CaseReport) bool {
-	if cr.Kind != oracle.KindDistribution || cr.Status == oracle.StatusObsolete {
+func (g *distGroups) add(cr *report.Case) bool {
+	if cr.Kind != report.KindDistribution || cr.Status == report.StatusObsolete {
 		return false
 	}
-	if cr.Status != oracle.StatusChanged {
+	if cr.Status != report.StatusChanged {
 		return true
 	}
 	runs := 0
@@ -166,7 +166,7 @@ func printNothingPending(c *cli.Context, p *baseline.Pending) {
 // reportDistributions are the changed distribution cases of the JSON
 // report r of a report folder (check --report-dir), which accept --from
 // does not accept.
-func reportDistributions(r *oracle.Report) distGroups {
+func reportDistributions(r *report.Report) distGroups {
 	var g distGroups
 	for _, cr := range r.Cases {
 		g.add(cr)

@@ -1,15 +1,18 @@
 package command
 
-import "github.com/agent-oracle/oracle/oracle"
+import (
+	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
+)
 
 // checkExits is the exit code of each status a check finds; a report exits
 // with the highest of its cases'. Unchanged cases exit ExitOK.
-var checkExits = map[oracle.Status]int{
-	oracle.StatusChanged:          ExitChanged,
-	oracle.StatusMissing:          ExitChanged,
-	oracle.StatusObsolete:         ExitChanged,
-	oracle.StatusNondeterministic: ExitChanged,
-	oracle.StatusError:            ExitTrouble,
+var checkExits = map[report.Status]int{
+	report.StatusChanged:          ExitChanged,
+	report.StatusMissing:          ExitChanged,
+	report.StatusObsolete:         ExitChanged,
+	report.StatusNondeterministic: ExitChanged,
+	report.StatusError:            ExitTrouble,
 }
 
 // recordExits is the exit code of each status of a recorded case: a refused
@@ -21,7 +24,7 @@ var recordExits = map[oracle.RecordStatus]int{
 }
 
 // checkExit is the exit code of a check report.
-func checkExit(r *oracle.Report) int {
+func checkExit(r *report.Report) int {
 	code := ExitOK
 	for _, c := range r.Cases {
 		code = max(code, checkExits[c.Status])

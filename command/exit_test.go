@@ -4,25 +4,26 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 func TestExitCodesOfReports(t *testing.T) {
 	checks := []struct {
-		statuses []oracle.Status
+		statuses []report.Status
 		want     int
 	}{
 		{nil, ExitOK},
-		{[]oracle.Status{oracle.StatusUnchanged, oracle.StatusUnchanged}, ExitOK},
-		{[]oracle.Status{oracle.StatusUnchanged, oracle.StatusChanged}, ExitChanged},
-		{[]oracle.Status{oracle.StatusMissing}, ExitChanged},
-		{[]oracle.Status{oracle.StatusObsolete}, ExitChanged},
-		{[]oracle.Status{oracle.StatusNondeterministic}, ExitChanged},
-		{[]oracle.Status{oracle.StatusChanged, oracle.StatusError, oracle.StatusMissing}, ExitTrouble},
+		{[]report.Status{report.StatusUnchanged, report.StatusUnchanged}, ExitOK},
+		{[]report.Status{report.StatusUnchanged, report.StatusChanged}, ExitChanged},
+		{[]report.Status{report.StatusMissing}, ExitChanged},
+		{[]report.Status{report.StatusObsolete}, ExitChanged},
+		{[]report.Status{report.StatusNondeterministic}, ExitChanged},
+		{[]report.Status{report.StatusChanged, report.StatusError, report.StatusMissing}, ExitTrouble},
 	}
 	for _, tt := range checks {
-		r := &oracle.Report{}
+		r := &report.Report{}
 		for _, s := range tt.statuses {
-			r.Cases = append(r.Cases, &oracle.CaseReport{Status: s})
+			r.Cases = append(r.Cases, &report.Case{Status: s})
 		}
 		if got := checkExit(r); got != tt.want {
 			t.Errorf("check of %v exits %d, want %d", tt.statuses, got, tt.want)

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
@@ -111,7 +112,7 @@ func noticePrinter(w io.Writer, terminal bool) func(key baseline.Key, run int, t
 
 // printGate prints what a check's gate says on stderr beyond the report:
 // the trouble of too many infrastructure errors.
-func printGate(w io.Writer, program string, g *oracle.GateReport) int {
+func printGate(w io.Writer, program string, g *report.Gate) int {
 	if err := g.Trouble(); err != nil {
 		fmt.Fprintf(w, "error: %v; %s check --rerun-from REPORT runs only the errors of a --format json report again\n", err, program)
 		return ExitTrouble

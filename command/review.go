@@ -16,6 +16,7 @@ import (
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/render"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 )
@@ -42,15 +43,15 @@ func newPendingWriter(c *cli.Context, tasks []string) (*pendingWriter, error) {
 
 // add keeps what is pending of the case cr, whose fresh artifacts kept
 // holds when it did not match.
-func (w *pendingWriter) add(cr *oracle.CaseReport, kept *oracle.Kept) error {
+func (w *pendingWriter) add(cr *report.Case, kept *oracle.Kept) error {
 	k := cr.Key()
 	switch {
 	case w.dist.add(cr):
 		return w.p.Remove(k)
-	case (cr.Status == oracle.StatusChanged || cr.Status == oracle.StatusMissing) && kept != nil:
+	case (cr.Status == report.StatusChanged || cr.Status == report.StatusMissing) && kept != nil:
 		w.n++
 		return w.p.Write(k, kept.Entry)
-	case cr.Status == oracle.StatusObsolete:
+	case cr.Status == report.StatusObsolete:
 		w.n++
 		return w.p.MarkObsolete(k)
 	}
@@ -73,7 +74,7 @@ type acceptSource struct {
 	p      *baseline.Pending
 	own    bool
 	dir    string         // the report folder, as --from gives it
-	report *oracle.Report // its report.json
+	report *report.Report // its report.json
 }
 
 // pendingSource opens where accept takes its artifacts. A report folder
@@ -124,7 +125,7 @@ func pendingSource(c *cli.Context, from string) (*acceptSource, error) {
 // list, or lists without a hash (a report of an older oracle), is an
 // error: its artifacts cannot be told to be of the baseline there now.
 func (s *acceptSource) compared(c *cli.Context, keys []baseline.Key) (map[baseline.Key]string, error) {
-	byCase := make(map[string]*oracle.CaseReport, len(s.report.Cases))
+	byCase := make(map[string]*report.Case, len(s.report.Cases))
 	for _, cr := range s.report.Cases {
 		byCase[cr.Case] = cr
 	}
@@ -334,7 +335,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 	typed := newAnswers(c.Context, in, w)
 	defer typed.close()
 	type pendingReview struct {
-		cr     *oracle.CaseReport
+		cr     *report.Case
 		change verdictChange
 	}
 	var todo []pendingReview
@@ -368,7 +369,7 @@ func review(c *cli.Context, in io.Reader, store *baseline.Store, p *baseline.Pen
 		k := cr.Key()
 		fmt.Fprintf(w, "\n%s\n", s.Bold(fmt.Sprintf("[%d/%d]", i+1, len(todo))))
 		var buf bytes.Buffer
-		one := &oracle.Report{Cases: []*oracle.CaseReport{cr}}
+		one := &report.Report{Cases: []*report.Case{cr}}
 		_ = render.Text(&buf, one, render.Options{Program: c.App.Name, Colors: s.colors(), All: true})
 		// the case and its diff, without the one-case summary line
 		text := strings.TrimRight(buf.String(), "\n")
@@ -478,7 +479,7 @@ func ask(w io.Writer, keys *answers) (string, error) {
 // what accepting it does to its verdict; same is set when accepting it
 // would change nothing: the pending artifacts are the baseline's bytes, or
 // a pending removal's baseline is already gone.
-func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr *oracle.CaseReport, change verdictChange, same bool, err error) {
+func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr *report.Case, change verdictChange, same bool, err error) {
 	fresh, obsolete, err := p.Read(k)
 	if err != nil {
 		return nil, verdictChange{}, false, err
@@ -494,5 +495,5 @@ func pendingCase(store *baseline.Store, p *baseline.Pending, k baseline.Key) (cr
 	if !obsolete {
 		change.OldVerdict, change.NewVerdict, change.Label = oracle.VerdictChange(frozen.Result, fresh.Result)
 	}
-	return cr, change, cr.Status == oracle.StatusUnchanged, nil
+	return cr, change, cr.Status == report.StatusUnchanged, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/urfave/cli/v2"
 )
@@ -29,7 +30,7 @@ type repeatedRuns struct {
 	Violations violations         `json:"violations"`
 	Identical  bool               `json:"identical"`
 	Compared   []string           `json:"compared"`
-	Divergence *oracle.Divergence `json:"divergence,omitempty"`
+	Divergence *report.Divergence `json:"divergence,omitempty"`
 	Each       []oneRun           `json:"each"`
 
 	// Redacted says that the artifacts were compared once redacted by the

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,7 +28,7 @@ func TestMissingArtifactFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := check(t, store, e)
-	want := map[string]Status{"ledger/solver/TASK-001": StatusMissing, "ledger/solver/TASK-002": StatusUnchanged}
+	want := map[string]report.Status{"ledger/solver/TASK-001": report.StatusMissing, "ledger/solver/TASK-002": report.StatusUnchanged}
 	if diff := cmp.Diff(want, statuses(res.Report)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
 	}
@@ -112,7 +113,7 @@ func TestFreezeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Report.Cases[0].Status != StatusChanged || len(res.Report.Cases[0].Files) != 1 || res.Report.Cases[0].Files[0].File != runner.CallsFile {
+	if res.Report.Cases[0].Status != report.StatusChanged || len(res.Report.Cases[0].Files) != 1 || res.Report.Cases[0].Files[0].File != runner.CallsFile {
 		t.Errorf("--artifacts calls: %+v", res.Report.Cases[0])
 	}
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/fixtures"
 	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // benchCheck records envs once, then measures oracle.CheckEach over every
@@ -27,7 +28,7 @@ func benchCheck(b *testing.B, envs []env.Environment) {
 	b.ReportMetric(float64(sel.Cases.Len), "cases")
 	b.ResetTimer()
 	for b.Loop() {
-		rep, err := oracle.CheckEach(context.Background(), store, sel.Cases, oracle.Selection{}, opts, func(*oracle.CaseReport, *oracle.Kept) error { return nil })
+		rep, err := oracle.CheckEach(context.Background(), store, sel.Cases, oracle.Selection{}, opts, func(*report.Case, *oracle.Kept) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func BenchmarkCheckModelRuns(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		rep, err := oracle.CheckEach(context.Background(), store, selected.Cases, sel, opts, func(*oracle.CaseReport, *oracle.Kept) error { return nil })
+		rep, err := oracle.CheckEach(context.Background(), store, selected.Cases, sel, opts, func(*report.Case, *oracle.Kept) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/secret"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // Kept is what a check keeps of the fresh runs of a case that did not
@@ -31,7 +32,7 @@ type Kept struct {
 // grow with the cases: what grows is what each keeps. The report returned
 // has no cases, only what it is a report of and its summary. The first
 // error of each stops the check and is returned.
-func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options, each func(cr *CaseReport, kept *Kept) error) (*Report, error) {
+func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options, each func(cr *report.Case, kept *Kept) error) (*report.Report, error) {
 	if err := opts.Distribution.Validate(); err != nil {
 		return nil, err
 	}
@@ -55,15 +56,15 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		return nil, err
 	}
 	reader := store.Reader()
-	var sum Summary
+	var sum report.Summary
 	// obsoleteBefore hands on the obsolete keys before k (all of them when
 	// k is nil)
 	obsoleteBefore := func(k *baseline.Key) error {
 		for ; len(obsolete) > 0 && (k == nil || obsolete[0].Compare(*k) < 0); obsolete = obsolete[1:] {
 			cr := newCaseReport(obsolete[0])
-			cr.Status = StatusObsolete
+			cr.Status = report.StatusObsolete
 			cr.Baseline, _ = reader.Hash(obsolete[0])
-			sum.add(cr)
+			sum.Add(cr)
 			if err := each(cr, nil); err != nil {
 				return err
 			}
@@ -71,17 +72,17 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 		return nil
 	}
 	type compared struct {
-		cr   *CaseReport
+		cr   *report.Case
 		kept *Kept
 	}
 	// the cases of a group with distribution cases wait for its decision
-	g := newGate(opts.Distribution, func(cr *CaseReport, kept *Kept) error {
+	g := newGate(opts.Distribution, func(cr *report.Case, kept *Kept) error {
 		k := cr.Key()
 		if err := obsoleteBefore(&k); err != nil {
 			return err
 		}
 		cr.Error = secret.String(cr.Error) // an agent's or a host's words, as artifacts hold them
-		sum.add(cr)
+		sum.Add(cr)
 		return each(cr, kept)
 	})
 	err = eachCase(ctx, planned(cases, checkPlanner(reader, opts.Distribution, dists)), opts, true, func(c Case, run caseRun) compared {
@@ -120,18 +121,18 @@ func CheckEach(ctx context.Context, store *baseline.Store, cases CaseStream, sel
 // stopped them) and the store's baseline, and says what of the fresh runs
 // belongs in the check's result; show keeps the redacted values in the
 // report.
-func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error, show bool) (*CaseReport, keeping) {
+func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error, show bool) (*report.Case, keeping) {
 	if c.plan != nil {
 		return c.plan.compare(c, fresh, runErr), keepNothing
 	}
 	cr := newCaseReport(c.Key)
 	if runErr != nil {
-		cr.Status, cr.Error = StatusError, runErr.Error()
+		cr.Status, cr.Error = report.StatusError, runErr.Error()
 		return cr, keepNothing
 	}
 	r := fresh.Outcome.Result
 	if r.Infrastructure {
-		cr.Status, cr.Error = StatusError, infrastructureError(r)
+		cr.Status, cr.Error = report.StatusError, infrastructureError(r)
 		return cr, keepNothing
 	}
 	reward := r.Reward
@@ -139,7 +140,7 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error,
 	now := resultFacts{verdict: r.Verdict, reward: &reward, toolErrors: r.ToolErrors}
 	cr.NewVerdict, cr.NewReward, cr.Violations = now.verdict, now.reward, r.Violations
 	if fresh.Divergence != nil {
-		cr.Status, cr.Divergence = StatusNondeterministic, fresh.Divergence
+		cr.Status, cr.Divergence = report.StatusNondeterministic, fresh.Divergence
 		return cr, keepTrace
 	}
 	cr.Redacted = fresh.Redaction.report(show)
@@ -147,15 +148,15 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error,
 	switch {
 	case errors.Is(err, baseline.ErrNotFound):
 		cr.Baseline = baseline.NoBaselineHash
-		return cr, cr.judge(nil, fresh.Entry, c.files(), now, nil)
+		return cr, judge(cr, nil, fresh.Entry, c.files(), now, nil)
 	case err != nil:
-		cr.Status, cr.Error = StatusError, err.Error()
+		cr.Status, cr.Error = report.StatusError, err.Error()
 		return cr, keepNothing
 	}
 	cr.Baseline = baseline.HashEntry(frozen) // the bytes compared
-	keep := cr.judge(&frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
-	if err := cr.explainRedactions(fresh, &frozen); err != nil {
-		cr.Status, cr.Error = StatusError, err.Error()
+	keep := judge(cr, &frozen, fresh.Entry, c.files(), now, fresh.Outcome.Artifacts.Trace)
+	if err := explainRedactions(cr, fresh, &frozen); err != nil {
+		cr.Status, cr.Error = report.StatusError, err.Error()
 		return cr, keepNothing
 	}
 	return cr, keep
@@ -163,7 +164,7 @@ func compareCase(store *baseline.Reader, c Case, fresh *freshRuns, runErr error,
 
 // explainRedactions says, in each changed file of a case, how the rules of
 // its fresh runs take part in the differences with its baseline frozen.
-func (cr *CaseReport) explainRedactions(fresh *freshRuns, frozen *baseline.Entry) error {
+func explainRedactions(cr *report.Case, fresh *freshRuns, frozen *baseline.Entry) error {
 	if fresh.Redaction == nil {
 		return nil
 	}
@@ -180,8 +181,8 @@ func (cr *CaseReport) explainRedactions(fresh *freshRuns, frozen *baseline.Entry
 	return nil
 }
 
-func newCaseReport(k baseline.Key) *CaseReport {
-	return &CaseReport{Case: k.String(), Env: k.Env, Agent: k.Agent, Task: k.Task}
+func newCaseReport(k baseline.Key) *report.Case {
+	return &report.Case{Case: k.String(), Env: k.Env, Agent: k.Agent, Task: k.Task}
 }
 
 // flip labels a verdict change: regression when a pass stopped passing,

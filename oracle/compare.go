@@ -7,6 +7,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -17,10 +18,10 @@ import (
 // tool errors (from calls.json). An artifact that is not pending is not
 // compared: accepting keeps the baseline's. It is how oracle review shows
 // a pending case.
-func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsolete bool) *CaseReport {
+func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsolete bool) *report.Case {
 	cr := newCaseReport(k)
 	if obsolete {
-		cr.Status = StatusObsolete
+		cr.Status = report.StatusObsolete
 		return cr
 	}
 	cr.Baseline = baseline.NoBaselineHash
@@ -32,7 +33,7 @@ func Compare(k baseline.Key, frozen *baseline.Entry, fresh baseline.Entry, obsol
 	// not pending (check compared only some artifacts): accepting keeps
 	// the baseline's file, so it is no change
 	pending := slices.DeleteFunc(slices.Clone(baseline.Files), func(name string) bool { return fresh.File(name) == nil })
-	cr.judge(frozen, fresh, pending, now, nil)
+	judge(cr, frozen, fresh, pending, now, nil)
 	return cr
 }
 
@@ -60,9 +61,9 @@ const (
 // now are the fresh result's facts, which cr already shows; trace is the
 // fresh trace, for the tool errors of a baseline without calls.json (nil:
 // none).
-func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files []string, now resultFacts, trace []byte) keeping {
+func judge(cr *report.Case, frozen *baseline.Entry, fresh baseline.Entry, files []string, now resultFacts, trace []byte) keeping {
 	if frozen == nil {
-		cr.Status = StatusMissing
+		cr.Status = report.StatusMissing
 		return keepTrace
 	}
 	changed := false
@@ -85,15 +86,15 @@ func (cr *CaseReport) judge(frozen *baseline.Entry, fresh baseline.Entry, files 
 	cr.OldVerdict, cr.OldReward, cr.OldToolErrors = old.verdict, old.reward, old.toolErrors
 	switch {
 	case len(cr.Files) == 0:
-		cr.Status = StatusUnchanged
+		cr.Status = report.StatusUnchanged
 		return keepNothing
 	case !changed:
-		cr.Status = StatusMissing
+		cr.Status = report.StatusMissing
 		return keepFresh
 	}
-	cr.Status = StatusChanged
+	cr.Status = report.StatusChanged
 	cr.Label = flip(cr.OldVerdict, cr.NewVerdict)
-	cr.setToolErrors(frozen.Calls, fresh.Calls, trace)
+	setToolErrors(cr, frozen.Calls, fresh.Calls, trace)
 	cr.Checks = change.CheckStates(frozen.Result, fresh.Result)
 	cr.Story = change.StoryOf(frozen.Result, fresh.Result)
 	for _, f := range cr.Files {

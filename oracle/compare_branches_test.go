@@ -7,6 +7,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -24,7 +25,7 @@ func TestCompareBranches(t *testing.T) {
 	yes, no := true, false
 	one, half := 1.0, 0.5
 	type want struct {
-		status           Status
+		status           report.Status
 		label            change.Label
 		oldV, newV       env.Verdict
 		oldR, newR       *float64
@@ -40,36 +41,36 @@ func TestCompareBranches(t *testing.T) {
 		obsolete bool
 		want     want
 	}{
-		{"obsolete", &frozen, baseline.Entry{}, true, want{status: StatusObsolete}},
-		{"no baseline", nil, frozen, false, want{status: StatusMissing, newV: env.Pass, newR: &one}},
-		{"the same", &frozen, frozen, false, want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
+		{"obsolete", &frozen, baseline.Entry{}, true, want{status: report.StatusObsolete}},
+		{"no baseline", nil, frozen, false, want{status: report.StatusMissing, newV: env.Pass, newR: &one}},
+		{"the same", &frozen, frozen, false, want{status: report.StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
 		{"a regression", &frozen, baseline.Entry{Result: result("fail", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
-			want{status: StatusChanged, label: change.LabelRegression, oldV: env.Pass, newV: env.Fail, oldR: &one, newR: &half, oldErrors: 1,
+			want{status: report.StatusChanged, label: change.LabelRegression, oldV: env.Pass, newV: env.Fail, oldR: &one, newR: &half, oldErrors: 1,
 				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &no}}}},
 		{"an improvement", &baseline.Entry{Result: result("inconclusive", "0.5", fail), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, frozen, false,
-			want{status: StatusChanged, label: change.LabelImprovement, oldV: env.Inconclusive, newV: env.Pass, oldR: &half, newR: &one, oldErrors: 1,
+			want{status: report.StatusChanged, label: change.LabelImprovement, oldV: env.Inconclusive, newV: env.Pass, oldR: &half, newR: &one, oldErrors: 1,
 				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &yes}}}},
 		{"fail to inconclusive is no label", &baseline.Entry{Result: result("fail", "0", fail)}, baseline.Entry{Result: result("inconclusive", "0", fail)}, false,
-			want{status: StatusChanged, oldV: env.Fail, newV: env.Inconclusive, oldR: new(float64), newR: new(float64), oldErrors: 1,
+			want{status: report.StatusChanged, oldV: env.Fail, newV: env.Inconclusive, oldR: new(float64), newR: new(float64), oldErrors: 1,
 				files: []string{"result.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &no, Now: &no}}}},
 		{"only calls.json changed: a new tool error", &frozen, baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff, Calls: artifacttest.Calls("a {} !x")}, false,
-			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
+			want{status: report.StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
 				files: []string{"calls.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, newErrs: 1}},
 		{"only calls.json changed: an error gone", &baseline.Entry{Result: frozen.Result, Calls: artifacttest.Calls("a {} !x")}, baseline.Entry{Result: frozen.Result, Calls: artifacttest.Calls("a {} 1")}, false,
-			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
+			want{status: report.StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1,
 				files: []string{"calls.json"}, checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}, goneErr: 1}},
 		{"a file the baseline lacks, and nothing else", &baseline.Entry{Result: frozen.Result, StateDiff: frozen.StateDiff}, frozen, false,
-			want{status: StatusMissing, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"calls.json"}}},
+			want{status: report.StatusMissing, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"calls.json"}}},
 		{"a file the baseline lacks, and a change", &baseline.Entry{Result: frozen.Result, StateDiff: []byte("{\"x\":1}\n")}, frozen, false,
-			want{status: StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"state-diff.json", "calls.json"},
+			want{status: report.StatusChanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1, files: []string{"state-diff.json", "calls.json"},
 				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes, Now: &yes}}}},
 		{"only result.json pending, the same", &frozen, baseline.Entry{Result: frozen.Result}, false,
-			want{status: StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
+			want{status: report.StatusUnchanged, oldV: env.Pass, newV: env.Pass, oldR: &one, newR: &one, oldErrors: 1}},
 		{"nothing pending but calls.json", &frozen, baseline.Entry{Calls: artifacttest.Calls("a {} 2")}, false,
-			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"calls.json"},
+			want{status: report.StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"calls.json"},
 				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 		{"a result without a verdict reads the baseline's", &frozen, baseline.Entry{Result: []byte("{}\n"), StateDiff: frozen.StateDiff, Calls: frozen.Calls}, false,
-			want{status: StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"result.json"},
+			want{status: report.StatusChanged, oldV: env.Pass, oldR: &one, oldErrors: 1, files: []string{"result.json"},
 				checks: []change.CheckChange{{Label: "L", Kind: "required", Was: &yes}}}},
 	}
 	for _, tt := range tests {
@@ -136,15 +137,15 @@ func TestJudgeOldFacts(t *testing.T) {
 		{[]string{"result.json", "state-diff.json"}, env.Fail},
 	} {
 		cr := newCaseReport(k)
-		cr.judge(&frozen, fresh, tt.files, factsOf(fresh.Result), nil)
+		judge(cr, &frozen, fresh, tt.files, factsOf(fresh.Result), nil)
 		if cr.OldVerdict != tt.old || cr.NewVerdict != "" && cr.NewVerdict != env.Pass {
 			t.Errorf("files %v: old verdict %q, want %q", tt.files, cr.OldVerdict, tt.old)
 		}
 	}
 	// result.json compared and the same: the fresh facts are the baseline's
 	cr := newCaseReport(k)
-	cr.judge(&fresh, fresh, []string{"result.json", "state-diff.json"}, factsOf(fresh.Result), nil)
-	if cr.Status != StatusUnchanged || cr.OldVerdict != env.Pass || cr.OldReward == nil || *cr.OldReward != 1 {
+	judge(cr, &fresh, fresh, []string{"result.json", "state-diff.json"}, factsOf(fresh.Result), nil)
+	if cr.Status != report.StatusUnchanged || cr.OldVerdict != env.Pass || cr.OldReward == nil || *cr.OldReward != 1 {
 		t.Errorf("unchanged: %+v", cr)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -37,7 +38,7 @@ func TestCompareIsCheck(t *testing.T) {
 		opts ledgerOpts
 	}{{"as recorded", ledgerOpts{tasks: 4}}, {"mutant", ledgerOpts{tasks: 4, feeFactor: 1.5}}} {
 		res := check(t, store, newLedger(t, e.opts))
-		seen := map[Status]bool{}
+		seen := map[report.Status]bool{}
 		for _, want := range res.Report.Cases {
 			k := want.Key()
 			seen[want.Status] = true
@@ -59,14 +60,14 @@ func TestCompareIsCheck(t *testing.T) {
 			if frozen != nil && frozen.Calls == nil {
 				runOnly = append(runOnly, "ToolErrors", "ToolErrorsFrom")
 			}
-			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(CaseReport{}, runOnly...)); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(report.Case{}, runOnly...)); diff != "" {
 				t.Errorf("%s %s (-check +Compare):\n%s", e.name, k, diff)
 			}
 		}
-		if e.name == "mutant" && !(seen[StatusChanged] && seen[StatusMissing] && !seen[StatusUnchanged]) {
+		if e.name == "mutant" && !(seen[report.StatusChanged] && seen[report.StatusMissing] && !seen[report.StatusUnchanged]) {
 			t.Errorf("%s: statuses %v, want changed and missing cases", e.name, seen)
 		}
-		if e.name == "as recorded" && !(seen[StatusUnchanged] && seen[StatusMissing]) {
+		if e.name == "as recorded" && !(seen[report.StatusUnchanged] && seen[report.StatusMissing]) {
 			t.Errorf("%s: statuses %v, want unchanged and missing cases", e.name, seen)
 		}
 	}
@@ -85,7 +86,7 @@ func TestJudgeFoldsWhatTheHeadlineSays(t *testing.T) {
 	freshResult, _ = json.Marshal(r)
 	k := baseline.Key{Env: "e", Agent: "a", Task: "T-1"}
 	cr := Compare(k, &baseline.Entry{Result: old}, baseline.Entry{Result: freshResult}, false)
-	if cr.Status != StatusChanged || cr.Label != change.LabelRegression || cr.Story == nil || len(cr.Story.Checks) != 1 {
+	if cr.Status != report.StatusChanged || cr.Label != change.LabelRegression || cr.Story == nil || len(cr.Story.Checks) != 1 {
 		t.Fatalf("case: %+v, story %+v", cr, cr.Story)
 	}
 	var folded, listed []string

@@ -1,13 +1,13 @@
 package oracle
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -47,7 +47,7 @@ type DistributionOptions struct {
 	// Previous, for check, is the report of an earlier check of the same
 	// selection (ParseReport): only what was an error in it runs again,
 	// the other cases are taken from it (see Rerun).
-	Previous *Report
+	Previous *report.Report
 }
 
 // maxErrors is the share MaxErrors gives.
@@ -76,69 +76,6 @@ func (o DistributionOptions) Validate() error {
 	return nil
 }
 
-// CaseDistribution is what a report holds of a distribution case: enough
-// for a merge of shard reports to decide as the whole check would have.
-type CaseDistribution struct {
-	// Runs is how many times the check ran the case.
-	Runs int `json:"runs"`
-	// Baseline is the frozen distribution, as <TASK>.stats.json holds it,
-	// and Fresh the check's, in the same form.
-	Baseline json.RawMessage `json:"baseline"`
-	Fresh    json.RawMessage `json:"fresh"`
-	// Gate is what the decision of the case's group (its environment and
-	// agent; Report.Gate has it whole) says.
-	Gate stats.Conclusion `json:"gate,omitempty"`
-	// Task is the task's diagnostics in that decision; nil when it was
-	// not compared.
-	Task *stats.TaskResult `json:"task,omitempty"`
-	// Said is what the decision says the task did (SaidDropped, SaidFell,
-	// SaidNoise, …); "" when it was not decided.
-	Said string `json:"said,omitempty"`
-	// InfrastructureError is the first of the fresh runs' infrastructure
-	// errors, when one was.
-	InfrastructureError string `json:"infrastructureError,omitempty"`
-}
-
-// GateReport is the statistical gate of a check's distribution cases.
-type GateReport struct {
-	// Margin and MaxErrors are the options the groups were decided with.
-	Margin    float64 `json:"margin"`
-	MaxErrors float64 `json:"maxErrors"`
-	// Groups are the decisions, one for each environment and agent, sorted.
-	Groups []*GroupDecision `json:"groups"`
-	// Infrastructure counts the fresh runs that failed for the
-	// infrastructure; Trouble makes the check exit 2.
-	Infrastructure stats.Infra `json:"infrastructure"`
-}
-
-// Trouble is the error of a gate whose runs failed for the
-// infrastructure too often to be a result, or nil.
-func (g *GateReport) Trouble() error {
-	if g == nil {
-		return nil
-	}
-	return g.Infrastructure.Err()
-}
-
-// GroupDecision is the gate's decision over the distribution cases of one
-// environment and agent.
-type GroupDecision struct {
-	Env   string `json:"env"`
-	Agent string `json:"agent"`
-	// Cases is how many distribution cases the group holds, Runs the
-	// fresh runs of each (the most, when they differ).
-	Cases int `json:"cases"`
-	Runs  int `json:"runs"`
-	// Decision is nil when no decision could be made (Error says why).
-	Decision *stats.Decision `json:"decision"`
-	// Summary is the decision in words (stats.Decision.Summary).
-	Summary stats.Explanation `json:"summary"`
-	Error   string            `json:"error,omitempty"`
-}
-
-// Name is env/agent, how reports name the group.
-func (g *GroupDecision) Name() string { return g.Env + "/" + g.Agent }
-
 // casePlan is how a record or a check treats a case other than by running
 // it and comparing its bytes: as a distribution, or taken from an earlier
 // report.
@@ -156,7 +93,7 @@ type casePlan struct {
 	// err is why the case cannot run: its baseline cannot be used.
 	err error
 	// reuse is the case's report in an earlier check, taken as it is.
-	reuse *CaseReport
+	reuse *report.Case
 	// replaces names the kind of baseline a record replaces, "" for none.
 	replaces string
 }

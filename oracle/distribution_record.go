@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -105,7 +106,7 @@ func recordPlan(runs int) func(c Case) *casePlan {
 // were graded (the others failed for the infrastructure), which is no
 // distribution a check could compare with.
 func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, baseline.Entry) {
-	rc := RecordedCase{Case: key.String(), Kind: KindDistribution}
+	rc := RecordedCase{Case: key.String(), Kind: report.KindDistribution}
 	d := fresh.Dist
 	if d.Graded() == 0 {
 		rc.Status = RecordError
@@ -138,7 +139,7 @@ func recordDistribution(key baseline.Key, fresh *freshRuns) (RecordedCase, basel
 func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry, dist bool) string {
 	if e.Stats == nil {
 		if dist {
-			return KindDistribution
+			return report.KindDistribution
 		}
 		return ""
 	}
@@ -150,7 +151,7 @@ func replacedKind(r *baseline.Reader, k baseline.Key, e baseline.Entry, dist boo
 	case e.Stats != nil && (kind == baseline.Bytes || kind == baseline.BothKinds):
 		return kindBytes
 	case e.Stats == nil && (kind == baseline.Distribution || kind == baseline.BothKinds):
-		return KindDistribution
+		return report.KindDistribution
 	}
 	return ""
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -126,7 +127,7 @@ func recordDistributions(t *testing.T, store *baseline.Store, e env.Environment,
 }
 
 // wholeCheck is a check of sel with its cases, as the JSON report has them.
-func wholeCheck(t *testing.T, store *baseline.Store, e env.Environment, sel Selection, opts Options) *Report {
+func wholeCheck(t *testing.T, store *baseline.Store, e env.Environment, sel Selection, opts Options) *report.Report {
 	t.Helper()
 	s := selected(t, sel, e)
 	c, err := checkAll(context.Background(), store, s.Cases, sel, opts)
@@ -141,7 +142,7 @@ func TestDistributionGate(t *testing.T) {
 	c, e := newCoin(t, 8)
 	store := &baseline.Store{Root: t.TempDir()}
 	rep := recordDistributions(t, store, e, 10)
-	if rep.Count(RecordWrote) != 8 || rep.Cases[0].Kind != KindDistribution || len(rep.Groups) != 1 || rep.Groups[0].Floor.Tasks != 8 {
+	if rep.Count(RecordWrote) != 8 || rep.Cases[0].Kind != report.KindDistribution || len(rep.Groups) != 1 || rep.Groups[0].Floor.Tasks != 8 {
 		t.Fatalf("record: %+v", rep)
 	}
 	if _, err := os.Stat(store.Path(baseline.Key{Env: "coin", Agent: "model", Task: "TASK-001"}, baseline.StatsFile)); err != nil {
@@ -171,7 +172,7 @@ func TestDistributionGate(t *testing.T) {
 	}
 	for _, cr := range r.Cases {
 		d := cr.Distribution
-		if d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == change.LabelRegression) || (cr.Status == StatusChanged) != (cr.Label == change.LabelRegression) {
+		if d.Gate != stats.Regression || d.Task == nil || (d.Task.Difference < 0) != (cr.Label == change.LabelRegression) || (cr.Status == report.StatusChanged) != (cr.Label == change.LabelRegression) {
 			t.Errorf("%s: status %s label %q gate %s task %+v", cr.Case, cr.Status, cr.Label, d.Gate, d.Task)
 		}
 	}
@@ -272,14 +273,14 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 	c.infra = func(task string, n int) bool { return task == "TASK-001" || task == "TASK-002" && n <= 3 }
 	const basis = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 	r := wholeCheck(t, store, e, Selection{}, Options{Jobs: 2, Basis: basis})
-	byTask := map[string]*CaseReport{}
+	byTask := map[string]*report.Case{}
 	for _, cr := range r.Cases {
 		byTask[cr.Task] = cr
 	}
-	if cr := byTask["TASK-001"]; cr.Status != StatusError || !strings.Contains(cr.Error, "all 10 runs failed for the infrastructure, not the agent: agent error: the model API could not be reached") {
+	if cr := byTask["TASK-001"]; cr.Status != report.StatusError || !strings.Contains(cr.Error, "all 10 runs failed for the infrastructure, not the agent: agent error: the model API could not be reached") {
 		t.Errorf("TASK-001: %s %q", cr.Status, cr.Error)
 	}
-	if cr := byTask["TASK-002"]; cr.Status == StatusError || cr.Distribution.Task.Candidate.Errors != 3 || cr.Distribution.Task.Candidate.Graded != 7 {
+	if cr := byTask["TASK-002"]; cr.Status == report.StatusError || cr.Distribution.Task.Candidate.Errors != 3 || cr.Distribution.Task.Candidate.Graded != 7 {
 		t.Errorf("TASK-002: %s %+v", cr.Status, cr.Distribution.Task)
 	}
 	in := r.Gate.Infrastructure
@@ -310,7 +311,7 @@ func TestInfrastructureErrorsAndRerun(t *testing.T) {
 		t.Errorf("after the rerun: %+v", in)
 	}
 	for _, cr := range again.Cases {
-		if cr.Status == StatusError || cr.Distribution.Task.Candidate.Graded != 10 {
+		if cr.Status == report.StatusError || cr.Distribution.Task.Candidate.Graded != 10 {
 			t.Errorf("after the rerun: %s %s %+v", cr.Case, cr.Status, cr.Distribution.Task)
 		}
 	}
@@ -362,7 +363,7 @@ func TestRecordRefusesInfrastructureErrors(t *testing.T) {
 		t.Errorf("byte for byte: %+v", rep.Cases[1])
 	}
 	check := wholeCheck(t, bytes, e, Selection{Tasks: []string{"TASK-002"}}, Options{})
-	if cr := check.Cases[0]; cr.Status != StatusError || !strings.Contains(cr.Error, "the run failed for the infrastructure") {
+	if cr := check.Cases[0]; cr.Status != report.StatusError || !strings.Contains(cr.Error, "the run failed for the infrastructure") {
 		t.Errorf("check of a byte-for-byte case: %s %q", cr.Status, cr.Error)
 	}
 }

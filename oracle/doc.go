@@ -9,13 +9,15 @@
 // obsolete, nondeterministic or an error, and a change that flips the
 // verdict is labelled a regression or an improvement. Compare reports what
 // a check left pending as the check reported it. What a change is (the
-// semantic diff of a file, a case's story) is package change.
+// semantic diff of a file, a case's story) is package change; what a check
+// found (a Report of Cases, their statuses, the gate's decisions), which
+// renderers read, is package report.
 //
 // A case whose agent's bytes never repeat (a model) is a distribution case:
 // Record with DistributionOptions.Runs freezes the counts of its runs'
 // outcomes (package stats) instead of their bytes, and CheckEach runs it as
 // many times again and decides the distribution cases of each environment
-// and agent together (Report.Gate). A run that failed for the
+// and agent together (report.Report's Gate). A run that failed for the
 // infrastructure (env.InfrastructureError) is counted apart, never graded.
 //
 // Derivation and baselines catch different failures. A verifier derives its

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/agent-oracle/oracle/runner"
 )
@@ -79,7 +79,7 @@ type freshRuns struct {
 	Entry   baseline.Entry
 	Outcome *runner.Outcome // the first run's
 	// Divergence is set when the runs disagree.
-	Divergence *Divergence
+	Divergence *report.Divergence
 	// Raw is the first run's artifacts as written, and Diverged those of
 	// the run that disagreed with it, for the rules record proposes.
 	Raw, Diverged baseline.Entry
@@ -93,47 +93,13 @@ type freshRuns struct {
 	InfraError string
 }
 
-// Divergence says where two runs of a case first differ.
-type Divergence struct {
-	Run  int              `json:"run"` // the run that differed from run 1
-	Diff *change.FileDiff `json:"diff"`
-}
-
-// String names the first differing path.
-func (d *Divergence) String() string {
-	if d.Diff == nil {
-		return fmt.Sprintf("run %d differs from run 1", d.Run)
-	}
-	where := d.Diff.File
-	switch {
-	case len(d.Diff.Changes) > 0:
-		c := d.Diff.Changes[0]
-		where += " " + c.Location() + ": " + string(c.From) + " → " + string(c.To)
-	case len(d.Diff.Members) > 0:
-		m := d.Diff.Members[0]
-		where += " " + m.Name() + " " + m.What()
-		if len(m.Fields) > 0 {
-			f := m.Fields[0]
-			if f.Path != "" {
-				where += " at " + f.Path
-			}
-			if f.Was != nil && f.Now != nil {
-				where += ": " + string(f.Was.To) + " → " + string(f.Now.To)
-			}
-		}
-	case len(d.Diff.Invisible) > 0:
-		where += " (" + d.Diff.Invisible[0].String() + ")"
-	}
-	return fmt.Sprintf("run %d differs from run 1 at %s", d.Run, where)
-}
-
 // diverges says where the files of run (later) first differ from those
 // of run 1 (first), or nil when the named files are the same: the one
 // check of repeated runs, for check --runs and run --runs.
-func diverges(run int, first, later baseline.Entry, files []string) *Divergence {
+func diverges(run int, first, later baseline.Entry, files []string) *report.Divergence {
 	for _, name := range files {
 		if d := change.DiffFile(name, first.File(name), later.File(name)); d != nil {
-			return &Divergence{Run: run, Diff: d}
+			return &report.Divergence{Run: run, Diff: d}
 		}
 	}
 	return nil

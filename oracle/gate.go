@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -26,27 +27,27 @@ func (p *casePlan) run(ctx context.Context, c Case, opts Options) (*freshRuns, e
 // compare is compareCase for a planned case: the earlier report's case as
 // it was, or a distribution case's report with its fresh distribution.
 // The status of a distribution case is its group's to set (gate.decide).
-func (p *casePlan) compare(c Case, fresh *freshRuns, runErr error) *CaseReport {
+func (p *casePlan) compare(c Case, fresh *freshRuns, runErr error) *report.Case {
 	if p.reuse != nil && runErr == nil {
 		cr := *p.reuse
 		return &cr
 	}
 	cr := newCaseReport(c.Key)
 	if p.dist {
-		cr.Kind = KindDistribution
+		cr.Kind = report.KindDistribution
 	}
 	if runErr != nil {
-		cr.Status, cr.Error = StatusError, runErr.Error()
+		cr.Status, cr.Error = report.StatusError, runErr.Error()
 		return cr
 	}
 	fresh.Dist.Violations = nonNilCounts(fresh.Dist.Violations)
 	data, err := fresh.Dist.Marshal()
 	if err != nil {
-		cr.Status, cr.Error = StatusError, err.Error()
+		cr.Status, cr.Error = report.StatusError, err.Error()
 		return cr
 	}
-	cr.Status = StatusUnchanged // until its group is decided
-	cr.Distribution = &CaseDistribution{Runs: p.runs, Baseline: p.frozen, Fresh: data, InfrastructureError: fresh.InfraError}
+	cr.Status = report.StatusUnchanged // until its group is decided
+	cr.Distribution = &report.Distribution{Runs: p.runs, Baseline: p.frozen, Fresh: data, InfrastructureError: fresh.InfraError}
 	cr.Violations = violationLabels(fresh.Dist)
 	return cr
 }
@@ -86,7 +87,7 @@ func planned(s CaseStream, plan func(c Case) *casePlan) CaseStream {
 
 // gateItem is one case a gate holds until its group is decided.
 type gateItem struct {
-	cr   *CaseReport
+	cr   *report.Case
 	kept *Kept
 	// baseline and fresh are a distribution case's, parsed; nil for the
 	// others.
@@ -99,31 +100,31 @@ type gateItem struct {
 // distribution case's status from the decision.
 type gate struct {
 	opts   DistributionOptions
-	emit   func(cr *CaseReport, kept *Kept) error
+	emit   func(cr *report.Case, kept *Kept) error
 	held   []gateItem
-	groups []*GroupDecision
+	groups []*report.GroupDecision
 	infra  []stats.KeyedDistribution // every distribution case's fresh runs
 	seen   bool                      // a distribution case came
 }
 
-func newGate(opts DistributionOptions, emit func(cr *CaseReport, kept *Kept) error) *gate {
+func newGate(opts DistributionOptions, emit func(cr *report.Case, kept *Kept) error) *gate {
 	return &gate{opts: opts, emit: emit}
 }
 
-func sameGroup(a, b *CaseReport) bool { return a.Env == b.Env && a.Agent == b.Agent }
+func sameGroup(a, b *report.Case) bool { return a.Env == b.Env && a.Agent == b.Agent }
 
 // take takes the next case's report.
-func (g *gate) take(cr *CaseReport, kept *Kept) error {
+func (g *gate) take(cr *report.Case, kept *Kept) error {
 	if len(g.held) > 0 && !sameGroup(g.held[0].cr, cr) {
 		if err := g.flush(); err != nil {
 			return err
 		}
 	}
-	if cr.Kind != KindDistribution && len(g.held) == 0 {
+	if cr.Kind != report.KindDistribution && len(g.held) == 0 {
 		return g.emit(cr, kept)
 	}
 	it := gateItem{cr: cr, kept: kept}
-	if cr.Kind == KindDistribution {
+	if cr.Kind == report.KindDistribution {
 		g.seen = true
 		var err error
 		if it.baseline, it.fresh, err = cr.Distribution.Parsed(); err != nil {
@@ -154,7 +155,7 @@ func (g *gate) flush() error {
 
 // finish decides the last group and returns the gate's report: nil when no
 // case was a distribution case.
-func (g *gate) finish() (*GateReport, error) {
+func (g *gate) finish() (*report.Gate, error) {
 	if err := g.flush(); err != nil {
 		return nil, err
 	}
@@ -165,22 +166,7 @@ func (g *gate) finish() (*GateReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GateReport{Margin: g.opts.Margin, MaxErrors: g.opts.maxErrors(), Groups: g.groups, Infrastructure: in}, nil
-}
-
-// Parsed reads back a case's two distributions: its baseline's and its
-// fresh runs'.
-func (d *CaseDistribution) Parsed() (base, fresh *stats.Distribution, err error) {
-	if d == nil {
-		return nil, nil, nil // a distribution case that could not run
-	}
-	if base, err = stats.Parse(d.Baseline); err != nil {
-		return nil, nil, fmt.Errorf("baseline: %w", err)
-	}
-	if fresh, err = stats.Parse(d.Fresh); err != nil {
-		return nil, nil, fmt.Errorf("fresh: %w", err)
-	}
-	return base, fresh, nil
+	return &report.Gate{Margin: g.opts.Margin, MaxErrors: g.opts.maxErrors(), Groups: g.groups, Infrastructure: in}, nil
 }
 
 // decideGroup decides a group's distribution cases among items (the cases
@@ -192,7 +178,7 @@ func (d *CaseDistribution) Parsed() (base, fresh *stats.Distribution, err error)
 // a run confirmed a forbidden effect; unchanged otherwise. It
 // returns nil when no item is a distribution case that ran. It is the one
 // decision of a group, for a check and for a merge of shard reports.
-func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
+func decideGroup(items []gateItem, opts DistributionOptions) *report.GroupDecision {
 	var pairs []stats.Pair
 	var decided []gateItem
 	runs := 0
@@ -201,7 +187,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 			continue
 		}
 		if it.fresh.Graded() == 0 {
-			it.cr.Status, it.cr.Label = StatusError, ""
+			it.cr.Status, it.cr.Label = report.StatusError, ""
 			it.cr.Error = fmt.Sprintf("all %d runs failed for the infrastructure, not the agent", it.fresh.Runs)
 			if msg := it.cr.Distribution.InfrastructureError; msg != "" {
 				it.cr.Error += ": " + printable(msg) // a report read back may hold anything
@@ -217,7 +203,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		return nil
 	}
 	first := items[0].cr
-	g := &GroupDecision{Env: first.Env, Agent: first.Agent, Cases: len(pairs), Runs: runs, Summary: stats.Explanation{Details: []string{}}}
+	g := &report.GroupDecision{Env: first.Env, Agent: first.Agent, Cases: len(pairs), Runs: runs, Summary: stats.Explanation{Details: []string{}}}
 	for _, it := range items {
 		if it.fresh != nil && it.fresh.Graded() == 0 {
 			g.Cases++
@@ -233,7 +219,7 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		g.Error = err.Error()
 		g.Summary.Line = "no decision: " + g.Error
 		for _, it := range decided {
-			it.cr.Status, it.cr.Error = StatusError, g.Error
+			it.cr.Status, it.cr.Error = report.StatusError, g.Error
 		}
 		return g
 	}
@@ -255,71 +241,24 @@ func decideGroup(items []gateItem, opts DistributionOptions) *GroupDecision {
 		if t != nil && t.Compared {
 			cr.Distribution.Task = t
 		}
-		cr.Status, cr.Label, cr.Error = StatusUnchanged, "", ""
-		cr.Distribution.Said = SaidOf(dec, t, severe[cr.Task] != nil)
+		cr.Status, cr.Label, cr.Error = report.StatusUnchanged, "", ""
+		cr.Distribution.Said = report.SaidOf(dec, t, severe[cr.Task] != nil)
 		switch cr.Distribution.Said {
-		case SaidForbidden, SaidDropped, SaidFell:
-			cr.Status, cr.Label = StatusChanged, change.LabelRegression
-		case SaidRose:
-			cr.Status, cr.Label = StatusChanged, change.LabelImprovement
+		case report.SaidForbidden, report.SaidDropped, report.SaidFell:
+			cr.Status, cr.Label = report.StatusChanged, change.LabelRegression
+		case report.SaidRose:
+			cr.Status, cr.Label = report.StatusChanged, change.LabelImprovement
 		}
 	}
 	return g
-}
-
-// What a distribution case's own task did in its group's decision
-// (CaseDistribution.Said).
-const (
-	// SaidForbidden: a run confirmed a forbidden effect (a regression).
-	SaidForbidden = "forbidden effect"
-	// SaidDropped: the task's own exact test says it dropped (a
-	// regression).
-	SaidDropped = "dropped"
-	// SaidFell: the group's mean pass rate fell and this task with it (a
-	// regression).
-	SaidFell = "fell with the group"
-	// SaidRose: the group's mean pass rate rose and this task with it (an
-	// improvement).
-	SaidRose = "rose with the group"
-	// SaidRoseAlone: the task's own test says it rose; alone, that
-	// decides nothing.
-	SaidRoseAlone = "rose"
-	// SaidNoise: the pass rate moved within its runs' noise.
-	SaidNoise = "moved within noise"
-	// SaidSame: the pass rate did not move.
-	SaidSame = "did not move"
-)
-
-// SaidOf is what the decision dec says of task t (nil when it was not
-// compared); forbidden when a run of it confirmed a forbidden effect that
-// fails the gate. A case is changed only for what its own task did: a
-// task that did not move is unchanged in a group that regressed.
-func SaidOf(dec *stats.Decision, t *stats.TaskResult, forbidden bool) string {
-	switch {
-	case forbidden:
-		return SaidForbidden
-	case t == nil:
-		return ""
-	case t.Move == stats.Dropped:
-		return SaidDropped
-	case dec.RatesVerdict == stats.Regression && t.Difference < 0:
-		return SaidFell
-	case dec.Verdict == stats.Improvement && t.Difference > 0:
-		return SaidRose
-	case t.Move == stats.Rose:
-		return SaidRoseAlone
-	case t.Move == stats.WithinNoise:
-		return SaidNoise
-	}
-	return SaidSame
 }
 
 // regate decides again the distribution cases of a report whose cases
 // came from elsewhere (the shards of a merge), with the options gate (the
 // shards' own, nil for the defaults), and sets its gate report; a report
 // with no distribution case keeps none.
-func regate(r *Report, opts DistributionOptions) error {
-	g := newGate(opts, func(*CaseReport, *Kept) error { return nil })
+func regate(r *report.Report, opts DistributionOptions) error {
+	g := newGate(opts, func(*report.Case, *Kept) error { return nil })
 	for _, cr := range r.Cases {
 		if err := g.take(cr, nil); err != nil {
 			return err
@@ -335,7 +274,7 @@ func regate(r *Report, opts DistributionOptions) error {
 
 // gateOptionsOf are the options the gate reports of reports were decided
 // with: they must agree.
-func gateOptionsOf(reports iter.Seq2[string, *GateReport]) (DistributionOptions, error) {
+func gateOptionsOf(reports iter.Seq2[string, *report.Gate]) (DistributionOptions, error) {
 	var opts DistributionOptions
 	var from string
 	for path, g := range reports {

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/report"
 
 	"github.com/agent-oracle/oracle/internal/safeio"
 	"github.com/agent-oracle/oracle/runner"
@@ -19,11 +20,11 @@ import (
 // anything else: not a JSON object, another format version, no selection,
 // no list of cases, a case whose name or status is not one oracle writes,
 // a summary that does not count the cases.
-func readReport(path string) (*Report, error) { return readReportFor(path, "merge") }
+func readReport(path string) (*report.Report, error) { return readReportFor(path, "merge") }
 
 // readReportFor is readReport for what (merge or rerun), which its errors
 // start with.
-func readReportFor(path, what string) (*Report, error) {
+func readReportFor(path, what string) (*report.Report, error) {
 	data, err := safeio.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -35,7 +36,7 @@ func readReportFor(path, what string) (*Report, error) {
 // caller (accept --from reads a report folder's report.json without
 // following a link, check --rerun-from the report it is given); what
 // (accept, merge, rerun) starts its errors.
-func ParseReport(data []byte, path, what string) (*Report, error) {
+func ParseReport(data []byte, path, what string) (*report.Report, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%s: %s is not a JSON report of oracle check: %s", what, path, fmt.Sprintf(format, args...))
 	}
@@ -49,8 +50,8 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 	var version int
 	if raw, ok := fields["formatVersion"]; !ok {
 		return nil, bad("it has no formatVersion (the JSON output of oracle record, or a report of an older oracle?)")
-	} else if err := json.Unmarshal(raw, &version); err != nil || version != ReportFormat {
-		return nil, bad("formatVersion %s; this oracle reads formatVersion %d", raw, ReportFormat)
+	} else if err := json.Unmarshal(raw, &version); err != nil || version != report.Format {
+		return nil, bad("formatVersion %s; this oracle reads formatVersion %d", raw, report.Format)
 	}
 	for _, name := range []string{"selection", "summary", "cases"} {
 		if raw, ok := fields[name]; !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
@@ -66,14 +67,14 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 	if err := json.Compact(&compact, data); err != nil {
 		return nil, bad("%v", err)
 	}
-	var r Report
+	var r report.Report
 	if err := json.Unmarshal(compact.Bytes(), &r); err != nil {
 		return nil, bad("%v", err)
 	}
 	if r.Selection.Cases < 0 {
 		return nil, bad("selection.cases is %d", r.Selection.Cases)
 	}
-	sh, err := r.shard()
+	sh, err := shardOf(&r)
 	if err != nil {
 		return nil, bad("shard %v", err)
 	}
@@ -95,8 +96,8 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 		if c == nil {
 			return nil, bad("case %d is null", i+1)
 		}
-		if !slices.Contains(knownStatuses, c.Status) {
-			return nil, bad("case %s has status %q, which is not one of %s", c.Case, c.Status, statusList())
+		if !slices.Contains(report.Statuses, c.Status) {
+			return nil, bad("case %s has status %q, which is not one of %s", c.Case, c.Status, report.StatusList())
 		}
 		if err := c.Key().Check(); err != nil || c.Case != c.Key().String() {
 			return nil, bad("case %q does not match its env, agent and task (%s)", c.Case, c.Key())
@@ -107,17 +108,17 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 		if !sh.Has(c.Key()) {
 			return nil, bad("case %s does not belong to shard %s (it hashes to another shard)", c.Case, sh)
 		}
-		if c.Baseline != "" && (!baseline.ValidHash(c.Baseline) || c.Baseline == baseline.NoBaselineHash && c.Status == StatusObsolete) {
+		if c.Baseline != "" && (!baseline.ValidHash(c.Baseline) || c.Baseline == baseline.NoBaselineHash && c.Status == report.StatusObsolete) {
 			return nil, bad("case %s has baseline %s, which is not a hash oracle writes", c.Case, orNone(c.Baseline))
 		}
 		if slices.Contains(c.Files, nil) || c.Divergence != nil && c.Divergence.Diff == nil {
 			return nil, bad("case %s has a null file diff", c.Case)
 		}
-		if err := c.checkDistribution(); err != nil {
+		if err := c.CheckDistribution(); err != nil {
 			return nil, bad("case %s: %v", c.Case, err)
 		}
 	}
-	r.finish()
+	r.Finish()
 	if r.Summary != given {
 		return nil, bad("its summary does not count its cases")
 	}
@@ -127,23 +128,12 @@ func ParseReport(data []byte, path, what string) (*Report, error) {
 // maxCommit bounds a report's commit: a hash or a ref name, never more.
 const maxCommit = 256
 
-// shard returns the report's shard; an unsharded report is shard 1/1.
-func (r *Report) shard() (Shard, error) {
+// shardOf returns r's shard; an unsharded report is shard 1/1.
+func shardOf(r *report.Report) (Shard, error) {
 	if r.Shard == "" {
 		return Shard{1, 1}, nil
 	}
 	return ParseShard(r.Shard)
-}
-
-// ran counts the cases the report ran (every case but obsolete ones).
-func (r *Report) ran() int {
-	n := 0
-	for _, c := range r.Cases {
-		if c.Status != StatusObsolete {
-			n++
-		}
-	}
-	return n
 }
 
 // MergeReports joins the JSON reports of the shards of one selection into
@@ -151,14 +141,14 @@ func (r *Report) ran() int {
 // report (see readReport), reports of different selections, shard counts
 // or oracle versions, a shard given twice, a missing shard, a case in two
 // reports, and shards that together do not hold the selection's cases.
-func MergeReports(paths []string) (*Report, error) {
-	var first *Report
+func MergeReports(paths []string) (*report.Report, error) {
+	var first *report.Report
 	var count int
 	var sandbox runner.SandboxMode
 	byShard := map[int]string{}
 	seen := map[string]string{}
-	var cases []*CaseReport
-	var gates []*GateReport // each report's, in the order of paths
+	var cases []*report.Case
+	var gates []*report.Gate // each report's, in the order of paths
 	basis := ""
 	ran := 0
 	for _, p := range paths {
@@ -166,7 +156,7 @@ func MergeReports(paths []string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		sh, _ := r.shard()
+		sh, _ := shardOf(r)
 		if first == nil {
 			first, count, basis = r, sh.Count, r.Basis
 		} else {
@@ -201,7 +191,7 @@ func MergeReports(paths []string) (*Report, error) {
 			seen[c.Case] = p
 			cases = append(cases, c)
 		}
-		ran += r.ran()
+		ran += r.Ran()
 	}
 	if first == nil {
 		return nil, fmt.Errorf("merge: no report given")
@@ -214,11 +204,11 @@ func MergeReports(paths []string) (*Report, error) {
 	if ran != first.Selection.Cases {
 		return nil, fmt.Errorf("merge: the shards ran %d cases, but their selection holds %d; merge the reports of one run", ran, first.Selection.Cases)
 	}
-	merged := &Report{FormatVersion: ReportFormat, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox,
+	merged := &report.Report{FormatVersion: report.Format, Oracle: first.Oracle, Selection: first.Selection, Sandbox: sandbox,
 		Commit: first.Commit, Basis: basis, Cases: cases} // the fingerprint only tells shards apart, as an unsharded check has none
-	merged.finish()
+	merged.Finish()
 	// a group's decision spans the shards: decided again over all its cases
-	opts, err := gateOptionsOf(func(yield func(string, *GateReport) bool) {
+	opts, err := gateOptionsOf(func(yield func(string, *report.Gate) bool) {
 		for i, g := range gates {
 			if !yield(paths[i], g) {
 				return
@@ -231,7 +221,7 @@ func MergeReports(paths []string) (*Report, error) {
 	if err := regate(merged, opts); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	merged.finish()
+	merged.Finish()
 	return merged, nil
 }
 
@@ -248,29 +238,14 @@ func orNone(s string) string {
 	return s
 }
 
-func sameSelection(a, b *ReportSelection) bool {
+func sameSelection(a, b *report.Selection) bool {
 	return slices.Equal(a.Envs, b.Envs) && slices.Equal(a.Agents, b.Agents) && slices.Equal(a.Tasks, b.Tasks) && a.Cases == b.Cases
 }
 
-func describe(s *ReportSelection) string {
+func describe(s *report.Selection) string {
 	parts := []string{fmt.Sprintf("%d cases", s.Cases)}
 	if flags := s.Flags(); flags != "" {
 		parts = append([]string{flags}, parts...)
-	}
-	return strings.Join(parts, " ")
-}
-
-// Flags are the selection's flags as a command line gives them ("--env crm
-// --task 'TASK-00?'"), "" for every case.
-func (s *ReportSelection) Flags() string {
-	var parts []string
-	for _, f := range []struct {
-		flag string
-		list []string
-	}{{"env", s.Envs}, {"agent", s.Agents}, {"task", s.Tasks}} {
-		for _, p := range f.list {
-			parts = append(parts, "--"+f.flag+" "+quote(p))
-		}
 	}
 	return strings.Join(parts, " ")
 }

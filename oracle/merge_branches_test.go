@@ -10,18 +10,19 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/internal/canon"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
 // shardFiles writes the JSON report of each of n shards of the cases
 // (key → status) of the selection sel and returns their paths, shard 1
 // first; edit, when set, edits a report before it is written.
-func shardFiles(t *testing.T, sel Selection, n int, cases map[baseline.Key]Status, edit func(i int, r *Report)) []string {
+func shardFiles(t *testing.T, sel Selection, n int, cases map[baseline.Key]report.Status, edit func(i int, r *report.Report)) []string {
 	t.Helper()
 	dir := t.TempDir()
 	total := 0
 	for _, s := range cases {
-		if s != StatusObsolete {
+		if s != report.StatusObsolete {
 			total++
 		}
 	}
@@ -42,7 +43,7 @@ func shardFiles(t *testing.T, sel Selection, n int, cases map[baseline.Key]Statu
 				r.Cases = append(r.Cases, cr)
 			}
 		}
-		r.finish()
+		r.Finish()
 		if edit != nil {
 			edit(i, r)
 		}
@@ -52,7 +53,7 @@ func shardFiles(t *testing.T, sel Selection, n int, cases map[baseline.Key]Statu
 }
 
 // writeShard writes r as the report of shard i in dir, and returns its path.
-func writeShard(t *testing.T, dir string, i int, r *Report) string {
+func writeShard(t *testing.T, dir string, i int, r *report.Report) string {
 	t.Helper()
 	data, err := canon.Marshal(r)
 	if err != nil {
@@ -67,10 +68,10 @@ func writeShard(t *testing.T, dir string, i int, r *Report) string {
 
 // someCases are cases of crm spread over the shards of 3: at least one in
 // each.
-func someCases(t *testing.T) map[baseline.Key]Status {
+func someCases(t *testing.T) map[baseline.Key]report.Status {
 	t.Helper()
-	statuses := []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
-	cases := map[baseline.Key]Status{}
+	statuses := []report.Status{report.StatusUnchanged, report.StatusChanged, report.StatusMissing, report.StatusObsolete, report.StatusNondeterministic, report.StatusError}
+	cases := map[baseline.Key]report.Status{}
 	for i := 1; i <= 12; i++ {
 		cases[baseline.Key{Env: "crm", Agent: "solver", Task: fmt.Sprintf("TASK-%03d", i)}] = statuses[i%len(statuses)]
 	}
@@ -138,54 +139,54 @@ func TestMergeRefusesMore(t *testing.T) {
 	tests := []struct {
 		name string
 		n    int
-		edit func(i int, r *Report)
+		edit func(i int, r *report.Report)
 		want string
 	}{
 		{"every shard", 3, nil, ""},
-		{"an obsolete case is not counted as run", 3, func(i int, r *Report) {}, ""},
-		{"a case twice in one report", 3, func(i int, r *Report) {
+		{"an obsolete case is not counted as run", 3, func(i int, r *report.Report) {}, ""},
+		{"a case twice in one report", 3, func(i int, r *report.Report) {
 			if i == 2 {
 				r.Cases = append(r.Cases, r.Cases[0])
-				r.finish()
+				r.Finish()
 			}
 		}, "is in both"},
-		{"a selection of obsolete cases only", 2, func(i int, r *Report) {
+		{"a selection of obsolete cases only", 2, func(i int, r *report.Report) {
 			for _, c := range r.Cases {
-				c.Status = StatusObsolete
+				c.Status = report.StatusObsolete
 			}
 			r.Selection.Cases = 0
-			r.finish()
+			r.Finish()
 		}, ""},
-		{"negative cases", 1, func(i int, r *Report) { r.Selection.Cases = -1 }, "s1.json is not a JSON report of oracle check: selection.cases is -1"},
-		{"a selection that is no glob", 1, func(i int, r *Report) { r.Selection.Tasks = []string{"["} }, "s1.json is not a JSON report of oracle check: selection: "},
-		{"a null case", 1, func(i int, r *Report) { r.Cases = append(r.Cases, nil) }, "s1.json is not a JSON report of oracle check: case 13 is null"},
-		{"a case name that is not a name", 1, func(i int, r *Report) {
+		{"negative cases", 1, func(i int, r *report.Report) { r.Selection.Cases = -1 }, "s1.json is not a JSON report of oracle check: selection.cases is -1"},
+		{"a selection that is no glob", 1, func(i int, r *report.Report) { r.Selection.Tasks = []string{"["} }, "s1.json is not a JSON report of oracle check: selection: "},
+		{"a null case", 1, func(i int, r *report.Report) { r.Cases = append(r.Cases, nil) }, "s1.json is not a JSON report of oracle check: case 13 is null"},
+		{"a case name that is not a name", 1, func(i int, r *report.Report) {
 			r.Cases[0].Task, r.Cases[0].Case = "../x", "crm/solver/../x"
 		}, `s1.json is not a JSON report of oracle check: case "crm/solver/../x" does not match its env, agent and task`},
-		{"another agent list", 3, func(i int, r *Report) {
+		{"another agent list", 3, func(i int, r *report.Report) {
 			if i == 3 {
 				r.Selection.Agents = []string{"solver"}
 			}
 		}, "s3.json is a report of another selection (--env crm --agent solver --task 'TASK-0*' 10 cases) than "},
-		{"another task list", 3, func(i int, r *Report) {
+		{"another task list", 3, func(i int, r *report.Report) {
 			if i == 2 {
 				r.Selection.Tasks = []string{"TASK-*"}
 			}
 		}, "s2.json is a report of another selection"},
-		{"another env list", 3, func(i int, r *Report) {
+		{"another env list", 3, func(i int, r *report.Report) {
 			if i == 2 {
 				r.Selection.Envs = []string{"crm", "calendar"}
 			}
 		}, "s2.json is a report of another selection"},
-		{"another count of cases", 3, func(i int, r *Report) {
+		{"another count of cases", 3, func(i int, r *report.Report) {
 			if i == 3 {
 				r.Selection.Cases = 11
 			}
 		}, "s3.json is a report of another selection"},
-		{"the first report another count", 3, func(i int, r *Report) {
+		{"the first report another count", 3, func(i int, r *report.Report) {
 			r.Selection.Cases = 11
 		}, "merge: the shards ran 10 cases, but their selection holds 11; merge the reports of one run"},
-		{"another oracle", 3, func(i int, r *Report) {
+		{"another oracle", 3, func(i int, r *report.Report) {
 			if i == 2 {
 				r.Oracle = "9.9.9"
 			}
@@ -213,21 +214,21 @@ func TestMergeRefusesMore(t *testing.T) {
 // pattern quoted for a shell when it holds more than a name.
 func TestDescribe(t *testing.T) {
 	for _, tt := range []struct {
-		sel  ReportSelection
+		sel  report.Selection
 		want string
 	}{
-		{ReportSelection{Cases: 3}, "3 cases"},
-		{ReportSelection{Envs: []string{"crm", "cal*"}, Agents: []string{"solver"}, Tasks: []string{"TASK-00[12]", "it's"}, Cases: 1},
+		{report.Selection{Cases: 3}, "3 cases"},
+		{report.Selection{Envs: []string{"crm", "cal*"}, Agents: []string{"solver"}, Tasks: []string{"TASK-00[12]", "it's"}, Cases: 1},
 			`--env crm --env 'cal*' --agent solver --task 'TASK-00[12]' --task 'it'\''s' 1 cases`},
-		{ReportSelection{Tasks: []string{"a.b_c-d/e:f"}}, "--task a.b_c-d/e:f 0 cases"},
-		{ReportSelection{Tasks: []string{"a b", "é"}}, "--task 'a b' --task 'é' 0 cases"},
+		{report.Selection{Tasks: []string{"a.b_c-d/e:f"}}, "--task a.b_c-d/e:f 0 cases"},
+		{report.Selection{Tasks: []string{"a b", "é"}}, "--task 'a b' --task 'é' 0 cases"},
 	} {
 		if got := describe(&tt.sel); got != tt.want {
 			t.Errorf("describe(%+v) = %q, want %q", tt.sel, got, tt.want)
 		}
 	}
-	a := &ReportSelection{Envs: []string{"a"}, Agents: []string{"b"}, Tasks: []string{"c"}, Cases: 1}
-	for _, b := range []ReportSelection{
+	a := &report.Selection{Envs: []string{"a"}, Agents: []string{"b"}, Tasks: []string{"c"}, Cases: 1}
+	for _, b := range []report.Selection{
 		{Envs: []string{"x"}, Agents: []string{"b"}, Tasks: []string{"c"}, Cases: 1},
 		{Envs: []string{"a"}, Agents: []string{"x"}, Tasks: []string{"c"}, Cases: 1},
 		{Envs: []string{"a"}, Agents: []string{"b"}, Tasks: []string{"x"}, Cases: 1},
@@ -237,7 +238,7 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("sameSelection(%+v, %+v)", a, b)
 		}
 	}
-	if !sameSelection(a, &ReportSelection{Envs: []string{"a"}, Agents: []string{"b"}, Tasks: []string{"c"}, Cases: 1}) {
+	if !sameSelection(a, &report.Selection{Envs: []string{"a"}, Agents: []string{"b"}, Tasks: []string{"c"}, Cases: 1}) {
 		t.Error("a selection is not the same as itself")
 	}
 }
@@ -255,7 +256,7 @@ func TestNewReportLists(t *testing.T) {
 		t.Errorf("selection %s, want %s", data, want)
 	}
 	tasks[0] = "changed"
-	if r.Selection.Tasks[0] != "T-1" || r.Shard != "" || r.FormatVersion != ReportFormat || r.Cases == nil {
+	if r.Selection.Tasks[0] != "T-1" || r.Shard != "" || r.FormatVersion != report.Format || r.Cases == nil {
 		t.Errorf("report %+v", r)
 	}
 	if r := newReport(Selection{Shard: Shard{2, 3}}, 0); r.Shard != "2/3" {

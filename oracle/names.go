@@ -4,14 +4,6 @@ import "errors"
 
 // The names of a report and of the folders a check reads and writes.
 const (
-	// ReportFormat is the version of the JSON form of a Report: a reader
-	// refuses a report of another version.
-	ReportFormat = 1
-
-	// KindDistribution is the Kind of a distribution case in a report; a
-	// case compared byte for byte has no kind.
-	KindDistribution = "distribution"
-
 	// FreshDir is the folder of a report folder that holds the fresh
 	// artifacts and traces, in the baseline store's layout.
 	FreshDir = "fresh"

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -161,7 +162,7 @@ func record(t testing.TB, store *baseline.Store, e env.Environment) *RecordRepor
 // checked is a whole check: its report with every case, and the fresh
 // artifacts and traces of the cases that did not match.
 type checked struct {
-	Report *Report
+	Report *report.Report
 	Fresh  map[baseline.Key]baseline.Entry
 	Traces map[baseline.Key][]byte
 }
@@ -169,8 +170,8 @@ type checked struct {
 // checkAll is CheckEach with every case kept.
 func checkAll(ctx context.Context, store *baseline.Store, cases CaseStream, sel Selection, opts Options) (*checked, error) {
 	res := &checked{Fresh: map[baseline.Key]baseline.Entry{}, Traces: map[baseline.Key][]byte{}}
-	var list []*CaseReport
-	rep, err := CheckEach(ctx, store, cases, sel, opts, func(cr *CaseReport, kept *Kept) error {
+	var list []*report.Case
+	rep, err := CheckEach(ctx, store, cases, sel, opts, func(cr *report.Case, kept *Kept) error {
 		list = append(list, cr)
 		if kept != nil {
 			res.Fresh[cr.Key()] = kept.Entry
@@ -197,8 +198,8 @@ func check(t testing.TB, store *baseline.Store, e env.Environment) *checked {
 	return res
 }
 
-func statuses(r *Report) map[string]Status {
-	m := map[string]Status{}
+func statuses(r *report.Report) map[string]report.Status {
+	m := map[string]report.Status{}
 	for _, c := range r.Cases {
 		m[c.Case] = c.Status
 	}
@@ -275,11 +276,11 @@ func TestCheckStatuses(t *testing.T) {
 	}
 	store.Write(baseline.Key{Env: "ledger", Agent: "solver", Task: "TASK-099"}, baseline.Entry{Result: []byte("{}\n")})
 	res := check(t, store, e)
-	want := map[string]Status{
-		"ledger/solver/TASK-001": StatusChanged,
-		"ledger/solver/TASK-002": StatusMissing,
-		"ledger/solver/TASK-003": StatusUnchanged,
-		"ledger/solver/TASK-099": StatusObsolete,
+	want := map[string]report.Status{
+		"ledger/solver/TASK-001": report.StatusChanged,
+		"ledger/solver/TASK-002": report.StatusMissing,
+		"ledger/solver/TASK-003": report.StatusUnchanged,
+		"ledger/solver/TASK-099": report.StatusObsolete,
 	}
 	if diff := cmp.Diff(want, statuses(res.Report)); diff != "" {
 		t.Errorf("statuses (-want +got):\n%s", diff)
@@ -308,7 +309,7 @@ func TestNondeterministicIsRefusedAndReported(t *testing.T) {
 		t.Errorf("a nondeterministic case was frozen: %v", keys)
 	}
 	res := check(t, store, flaky)
-	if s := statuses(res.Report)["ledger/solver/TASK-001"]; s != StatusNondeterministic {
+	if s := statuses(res.Report)["ledger/solver/TASK-001"]; s != report.StatusNondeterministic {
 		t.Errorf("check status %s", s)
 	}
 }
@@ -321,7 +322,7 @@ func TestUnreadableBaselineIsAnError(t *testing.T) {
 	os.WriteFile(path, []byte(`{"passed": tr`), 0o644)
 	res := check(t, store, e)
 	c := res.Report.Cases[0]
-	if c.Status != StatusError || !strings.Contains(c.Error, path) || res.Report.Summary.Error != 1 {
+	if c.Status != report.StatusError || !strings.Contains(c.Error, path) || res.Report.Summary.Error != 1 {
 		t.Errorf("case %+v, summary %+v", c, res.Report.Summary)
 	}
 }

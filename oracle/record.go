@@ -8,6 +8,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/secret"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -15,12 +16,12 @@ import (
 type RecordStatus string
 
 const (
-	RecordWrote    RecordStatus = "wrote"                      // a new or changed baseline was written
-	RecordKept     RecordStatus = "kept"                       // the baseline already held these bytes
-	RecordRefused  RecordStatus = "refused"                    // the runs differ: nondeterministic, not frozen
-	RecordRemoved  RecordStatus = "removed"                    // an obsolete baseline, removed by --prune
-	RecordObsolete              = RecordStatus(StatusObsolete) // a baseline with no case, kept
-	RecordError                 = RecordStatus(StatusError)    // the case could not run or be written
+	RecordWrote    RecordStatus = "wrote"                             // a new or changed baseline was written
+	RecordKept     RecordStatus = "kept"                              // the baseline already held these bytes
+	RecordRefused  RecordStatus = "refused"                           // the runs differ: nondeterministic, not frozen
+	RecordRemoved  RecordStatus = "removed"                           // an obsolete baseline, removed by --prune
+	RecordObsolete              = RecordStatus(report.StatusObsolete) // a baseline with no case, kept
+	RecordError                 = RecordStatus(report.StatusError)    // the case could not run or be written
 	// RecordNotWritten is a case that ran and agreed but was not written,
 	// because another case failed: its baseline, if any, is as it was.
 	RecordNotWritten RecordStatus = "not-written"
@@ -28,10 +29,10 @@ const (
 
 // RecordedCase is one case of a record report.
 type RecordedCase struct {
-	Case       string       `json:"case"`
-	Status     RecordStatus `json:"status"`
-	Verdict    env.Verdict  `json:"verdict,omitempty"`
-	Divergence *Divergence  `json:"divergence,omitempty"`
+	Case       string             `json:"case"`
+	Status     RecordStatus       `json:"status"`
+	Verdict    env.Verdict        `json:"verdict,omitempty"`
+	Divergence *report.Divergence `json:"divergence,omitempty"`
 	// Proposal, for a refused case, is the redaction rules that would
 	// make its runs agree; nothing is applied.
 	Proposal *Proposal `json:"proposal,omitempty"`
@@ -185,7 +186,7 @@ func recordRun(reader *baseline.Reader, dist bool, c Case, run caseRun) recorded
 	case run.err != nil:
 		r.rc.Status, r.rc.Error = RecordError, run.err.Error()
 		if c.plan != nil {
-			r.rc.Kind = KindDistribution
+			r.rc.Kind = report.KindDistribution
 		}
 	case run.fresh.Dist != nil:
 		r.rc, r.entry = recordDistribution(c.Key, run.fresh)

@@ -4,45 +4,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
-
-// Redacted is what the rules of a case's environment redacted in its
-// fresh artifacts: how many values, how many of them the runs held
-// differently (what the redaction hid from the comparison), and, for check
-// --show-redacted, which.
-type Redacted struct {
-	// Values counts the values the rules redacted in the first run's
-	// artifacts.
-	Values int `json:"values"`
-	// Differ counts the redacted values that a later run held otherwise
-	// before redaction. Nil when the case ran once: against a baseline,
-	// which holds the redacted values, what each was is not known. Being
-	// volatile, it may differ from one check to the next.
-	Differ *int `json:"differ,omitempty"`
-	// Shown lists the redacted values, in the order of the files and of
-	// each file, when the check was asked to show them
-	// (Options.ShowRedacted); at most maxShownValues, More counts the rest.
-	// A report folder never holds them: they are the values the
-	// environment declared volatile.
-	Shown []RedactedValue `json:"shown,omitempty"`
-	More  int             `json:"more,omitempty"`
-}
-
-// RedactedValue is one redacted value of a case, as check --show-redacted
-// shows it. Values are JSON text, cut at maxShownText characters (an …
-// then ends them).
-type RedactedValue struct {
-	File    string `json:"file"`
-	Pointer string `json:"pointer"`
-	// Rules are the rules that redacted it, by index in the environment's
-	// list (redact[2]).
-	Rules []int `json:"rules"`
-	// First is the value in the first run; Later, when a later run held it
-	// otherwise, the value there; Value is what both are redacted to.
-	First string `json:"first"`
-	Later string `json:"later,omitempty"`
-	Value string `json:"value"`
-}
 
 // Limits of what a report holds of the redactions.
 const (
@@ -53,11 +16,11 @@ const (
 
 // report says in a case's report what r did; show keeps the values for
 // check --show-redacted.
-func (r *runRedaction) report(show bool) *Redacted {
+func (r *runRedaction) report(show bool) *report.Redacted {
 	if r == nil {
 		return nil
 	}
-	out := &Redacted{}
+	out := &report.Redacted{}
 	for _, places := range r.places {
 		out.Values += len(places)
 	}
@@ -91,7 +54,7 @@ func (r *runRedaction) report(show bool) *Redacted {
 			if !room() {
 				continue
 			}
-			v := RedactedValue{File: name, Pointer: p.Pointer, Rules: p.Rules, First: cut(p.Raw), Value: cut(p.Value)}
+			v := report.RedactedValue{File: name, Pointer: p.Pointer, Rules: p.Rules, First: cut(p.Raw), Value: cut(p.Value)}
 			if differs {
 				v.Later = cut(r.hidden[name][i].New)
 			}
@@ -99,7 +62,7 @@ func (r *runRedaction) report(show bool) *Redacted {
 		}
 		for _, h := range r.hidden[name] {
 			if _, done := shown[h.Pointer]; !done && room() {
-				out.Shown = append(out.Shown, RedactedValue{File: name, Pointer: h.Pointer, Rules: h.Rules, First: cut(h.Old), Later: cut(h.New), Value: cut(h.Value)})
+				out.Shown = append(out.Shown, report.RedactedValue{File: name, Pointer: h.Pointer, Rules: h.Rules, First: cut(h.Old), Later: cut(h.New), Value: cut(h.Value)})
 			}
 		}
 	}
@@ -126,16 +89,4 @@ func cut(v []byte) string {
 	}
 	r := []rune(string(v))
 	return string(r[:maxShownText]) + "…"
-}
-
-// Unshown returns c without the redacted values it shows, for a file of a
-// report folder: c itself when it shows none.
-func (c *CaseReport) Unshown() *CaseReport {
-	if c.Redacted == nil || c.Redacted.Shown == nil {
-		return c
-	}
-	cp, r := *c, *c.Redacted
-	r.Shown, r.More = nil, 0
-	cp.Redacted = &r
-	return &cp
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // A case's rules (Case.Redact) are applied to each run's artifacts as soon
@@ -145,7 +146,7 @@ func (r *runRedaction) explain(name string, frozen, raw []byte) ([]change.Redact
 // once redacted by f's rules: diverges for the files f freezes, as record
 // and check compare the runs of a case. A run the rules cannot redact is an
 // error.
-func (f Frozen) Diverges(run int, first, later map[string][]byte) (*Divergence, error) {
+func (f Frozen) Diverges(run int, first, later map[string][]byte) (*report.Divergence, error) {
 	a, b := baseline.Pick(first, f.Files), baseline.Pick(later, f.Files)
 	if redacts(f.Redact, f.Files) {
 		var err error

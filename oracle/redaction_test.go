@@ -13,6 +13,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/redact"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
@@ -132,7 +133,7 @@ func TestRedactedCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	cr = res.Report.Cases[0]
-	if cr.Status != StatusChanged || len(cr.Files) != 1 || cr.Files[0].File != runner.CallsFile {
+	if cr.Status != report.StatusChanged || len(cr.Files) != 1 || cr.Files[0].File != runner.CallsFile {
 		t.Fatalf("a rule added: %+v", cr)
 	}
 	want := []change.RedactionNote{{Cause: "redaction-added", Rules: []int{2}, Count: 1, Pointers: []string{"/0/output/id"},
@@ -163,7 +164,7 @@ func TestRedactionErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr := res.Report.Cases[0]; cr.Status != StatusError || !strings.HasPrefix(cr.Error, `redact result: at "/agentOutput", redact[0]`) {
+	if cr := res.Report.Cases[0]; cr.Status != report.StatusError || !strings.HasPrefix(cr.Error, `redact result: at "/agentOutput", redact[0]`) {
 		t.Errorf("check: %+v", cr)
 	}
 }

@@ -3,234 +3,27 @@ package oracle
 import (
 	"encoding/json"
 	"slices"
-	"strings"
-	"time"
 
-	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle/change"
-	"github.com/agent-oracle/oracle/runner"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
-
-// Status is what check found for one case.
-type Status string
-
-const (
-	StatusUnchanged        Status = "unchanged"        // the fresh artifacts are the baseline's bytes
-	StatusChanged          Status = "changed"          // they differ; Files says how
-	StatusMissing          Status = "missing"          // the case has no baseline
-	StatusObsolete         Status = "obsolete"         // a baseline with no case
-	StatusNondeterministic Status = "nondeterministic" // repeated runs differ
-	StatusError            Status = "error"            // the case could not run or be compared
-)
-
-// CaseReport is one case of a report.
-type CaseReport struct {
-	Case   string `json:"case"`
-	Env    string `json:"env"`
-	Agent  string `json:"agent"`
-	Task   string `json:"task"`
-	Status Status `json:"status"`
-	// Baseline is the hash of the baseline the case was compared with
-	// (baseline.HashEntry; "none" when it had none), so that accept
-	// --from refuses artifacts of a report whose baseline has changed
-	// since; empty when its baseline could not be read.
-	Baseline string `json:"baseline,omitempty"`
-	// Kind is KindDistribution for a distribution case, empty for a case
-	// compared byte for byte.
-	Kind string `json:"kind,omitempty"`
-	// Label is regression or improvement when the verdict flipped; for a
-	// distribution case, when its group's decision is one and the task
-	// moved that way (or gained a forbidden effect).
-	Label change.Label `json:"label,omitempty"`
-	// Verdicts before (the baseline's) and now (the fresh run's), when known.
-	OldVerdict env.Verdict `json:"oldVerdict,omitempty"`
-	NewVerdict env.Verdict `json:"newVerdict,omitempty"`
-	// Rewards before and now, when known.
-	OldReward  *float64 `json:"oldReward,omitempty"`
-	NewReward  *float64 `json:"newReward,omitempty"`
-	Violations []string `json:"violations,omitempty"`
-	// NewToolErrors are the tool errors of a changed case's fresh calls
-	// that its baseline's calls.json does not have (the calls matched as a
-	// sequence), GoneToolErrors the baseline's errors that the fresh calls
-	// no longer have, both in call order. They are set when the baseline
-	// holds calls.json (ToolErrorsFrom "calls").
-	NewToolErrors  []change.FailedCall `json:"newToolErrors,omitempty"`
-	GoneToolErrors []change.FailedCall `json:"goneToolErrors,omitempty"`
-	// ToolErrors are all the tool errors of the fresh run of a changed
-	// case, read from its trace, in call order, and OldToolErrors counts
-	// the baseline's: what is known when the environment freezes no
-	// calls.json (ToolErrorsFrom "trace").
-	ToolErrors    []change.FailedCall `json:"toolErrors,omitempty"`
-	OldToolErrors int                 `json:"oldToolErrors,omitempty"`
-	// ToolErrorsFrom says how the tool errors of a changed case were
-	// found: "calls" (compared with the baseline's calls.json) or "trace"
-	// (the fresh trace only).
-	ToolErrorsFrom string `json:"toolErrorsFrom,omitempty"`
-	// Checks are the checks of a changed case, as the baseline and the
-	// fresh run grade them: label, kind, Was and Now (the Story details
-	// those that moved).
-	Checks []change.CheckChange `json:"checks,omitempty"`
-	// Redacted says what the environment's redaction rules redacted in the
-	// fresh artifacts of a case that ran and agreed; nil when it declares
-	// none for them.
-	Redacted *Redacted `json:"redacted,omitempty"`
-
-	// Distribution is a distribution case's runs and their diagnostics.
-	Distribution *CaseDistribution `json:"distribution,omitempty"`
-	// Story is what a changed case says first: the checks that flipped
-	// or changed their detail, and its new violations (see Story); nil
-	// when its checks and violations did not change.
-	Story *change.Story `json:"story,omitempty"`
-
-	Files      []*change.FileDiff `json:"files,omitempty"`
-	Divergence *Divergence        `json:"divergence,omitempty"`
-	Error      string             `json:"error,omitempty"`
-	// Elapsed is how long the case's runs took, for the JUnit report; it is
-	// not part of the JSON report, which two checks give byte for byte.
-	Elapsed time.Duration `json:"-"`
-}
-
-// Key returns the case's key.
-func (c *CaseReport) Key() baseline.Key {
-	return baseline.Key{Env: c.Env, Agent: c.Agent, Task: c.Task}
-}
-
-// Summary counts the cases of a report by status. Violations counts cases
-// whose fresh run confirmed a forbidden effect, on its own line, never folded
-// into an average.
-type Summary struct {
-	Total            int `json:"total"`
-	Unchanged        int `json:"unchanged"`
-	Changed          int `json:"changed"`
-	Missing          int `json:"missing"`
-	Obsolete         int `json:"obsolete"`
-	Nondeterministic int `json:"nondeterministic"`
-	Error            int `json:"error"`
-	Regressions      int `json:"regressions"`
-	Improvements     int `json:"improvements"`
-	Violations       int `json:"violations"`
-	// RedactedDiffer sums the redacted values that differed between the
-	// runs of a case (Redacted.Differ), and RedactedCases counts the cases
-	// with any: what redaction hid from the comparison.
-	RedactedDiffer int `json:"redactedDiffer,omitempty"`
-	RedactedCases  int `json:"redactedCases,omitempty"`
-}
-
-// Report is the outcome of a check. Its JSON form says what it is a report
-// of, so that shard reports can be merged safely: the format version, the
-// oracle version, the selection and its number of cases before sharding,
-// and the shard.
-type Report struct {
-	FormatVersion int              `json:"formatVersion"`
-	Oracle        string           `json:"oracleVersion,omitempty"`
-	Selection     *ReportSelection `json:"selection"`
-	// Gate is the statistical gate's decisions over the distribution
-	// cases; nil when the report has none.
-	Gate *GateReport `json:"gate,omitempty"`
-	// Shard is i/n for the report of one shard, empty otherwise.
-	Shard string `json:"shard,omitempty"`
-	// Sandbox is how the cases' exec agents were contained: bwrap, or
-	// none when any ran without the sandbox (also in one shard of a
-	// merged report); absent when no exec agent ran.
-	Sandbox runner.SandboxMode `json:"sandbox,omitempty"`
-	// Commit is the source commit the check ran on, when the caller knows
-	// it (the CI's, or the binary's own); a merge refuses shards of
-	// different commits.
-	Commit string `json:"commit,omitempty"`
-	// Baselines is, in the report of a shard, the fingerprint of the
-	// baselines the selection (before sharding) was checked against: the
-	// same for every shard of one run, so a merge refuses shards that saw
-	// different baselines. An unsharded check and a merge have none.
-	Baselines string `json:"baselines,omitempty"`
-	// Basis is the digest of what the cases ran from (Options.Basis): a
-	// check --rerun-from takes cases from this report only when its own
-	// basis is the same; empty when the caller could not tell.
-	Basis   string        `json:"basis,omitempty"`
-	Summary Summary       `json:"summary"`
-	Cases   []*CaseReport `json:"cases"`
-}
-
-// ReportSelection says what a report is a report of: the selection's
-// flags and how many cases it holds before sharding (obsolete baselines
-// not counted).
-type ReportSelection struct {
-	Envs   []string `json:"env"`
-	Agents []string `json:"agent"`
-	Tasks  []string `json:"task"`
-	Cases  int      `json:"cases"`
-}
 
 // newReport starts the report of sel. cases is the number of cases the
 // shard runs; for an unsharded selection that is the selection's total,
 // for a shard the caller sets Selection.Cases to the total before
 // sharding.
-func newReport(sel Selection, cases int) *Report {
+func newReport(sel Selection, cases int) *report.Report {
 	list := func(l []string) []string {
 		if l == nil {
 			return []string{}
 		}
 		return slices.Clone(l)
 	}
-	return &Report{
-		FormatVersion: ReportFormat,
-		Selection:     &ReportSelection{Envs: list(sel.Envs), Agents: list(sel.Agents), Tasks: list(sel.Tasks), Cases: cases},
+	return &report.Report{
+		FormatVersion: report.Format,
+		Selection:     &report.Selection{Envs: list(sel.Envs), Agents: list(sel.Agents), Tasks: list(sel.Tasks), Cases: cases},
 		Shard:         sel.Shard.String(),
-		Cases:         []*CaseReport{},
-	}
-}
-
-// knownStatuses are the statuses a report may hold.
-var knownStatuses = []Status{StatusUnchanged, StatusChanged, StatusMissing, StatusObsolete, StatusNondeterministic, StatusError}
-
-// statusList names the statuses a report may hold, for errors.
-func statusList() string {
-	names := make([]string, len(knownStatuses))
-	for i, s := range knownStatuses {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
-}
-
-// finish sorts the cases and computes the summary.
-func (r *Report) finish() {
-	slices.SortFunc(r.Cases, func(a, b *CaseReport) int { return a.Key().Compare(b.Key()) })
-	s := Summary{}
-	for _, c := range r.Cases {
-		s.add(c)
-	}
-	r.Summary = s
-}
-
-// add counts the case c.
-func (s *Summary) add(c *CaseReport) {
-	s.Total++
-	switch c.Status {
-	case StatusUnchanged:
-		s.Unchanged++
-	case StatusChanged:
-		s.Changed++
-	case StatusMissing:
-		s.Missing++
-	case StatusObsolete:
-		s.Obsolete++
-	case StatusNondeterministic:
-		s.Nondeterministic++
-	case StatusError:
-		s.Error++
-	}
-	switch c.Label {
-	case change.LabelRegression:
-		s.Regressions++
-	case change.LabelImprovement:
-		s.Improvements++
-	}
-	if len(c.Violations) > 0 {
-		s.Violations++
-	}
-	if r := c.Redacted; r != nil && r.Differ != nil && *r.Differ > 0 {
-		s.RedactedDiffer += *r.Differ
-		s.RedactedCases++
+		Cases:         []*report.Case{},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/atomicfile"
 	"github.com/agent-oracle/oracle/internal/safeio"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 )
 
@@ -101,8 +102,8 @@ func (d *ReportDir) freshRoot() string { return filepath.Join(d.dir, FreshDir) }
 
 // Add takes the report of the next case and, when it did not match, its
 // fresh artifacts.
-func (d *ReportDir) Add(cr *CaseReport, kept *Kept) error {
-	if cr.Status == StatusObsolete {
+func (d *ReportDir) Add(cr *report.Case, kept *Kept) error {
+	if cr.Status == report.StatusObsolete {
 		d.obsolete = append(d.obsolete, cr.Key())
 	}
 	if kept == nil {

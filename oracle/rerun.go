@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agent-oracle/oracle/baseline"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // A check given an earlier check's JSON report (DistributionOptions.
@@ -49,13 +50,13 @@ func checkRerunBasis(o Options) error {
 }
 
 // previousCases indexes the cases of r by name; nil for no report.
-func previousCases(r *Report) map[string]*CaseReport {
+func previousCases(r *report.Report) map[string]*report.Case {
 	if r == nil {
 		return nil
 	}
-	m := make(map[string]*CaseReport, len(r.Cases))
+	m := make(map[string]*report.Case, len(r.Cases))
 	for _, c := range r.Cases {
-		if c.Status != StatusObsolete {
+		if c.Status != report.StatusObsolete {
 			m[c.Case] = c
 		}
 	}
@@ -65,14 +66,14 @@ func previousCases(r *Report) map[string]*CaseReport {
 // planRerun is the plan of case c that the earlier report's case prev
 // gives: nil when c runs as in any check (prev is nil, or its status was
 // error).
-func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseReport) *casePlan {
-	if prev == nil || prev.Status == StatusError {
+func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *report.Case) *casePlan {
+	if prev == nil || prev.Status == report.StatusError {
 		return nil
 	}
 	if now, err := r.Hash(c.Key); err != nil || prev.Baseline == "" || now != prev.Baseline {
 		return nil // its baseline changed since (or cannot be told): it runs now
 	}
-	if prev.Kind != KindDistribution {
+	if prev.Kind != report.KindDistribution {
 		return &casePlan{reuse: prev}
 	}
 	data, err := r.ReadStats(c.Key)
@@ -99,27 +100,4 @@ func planRerun(r *baseline.Reader, c Case, o DistributionOptions, prev *CaseRepo
 	cr.Distribution = &d
 	p.reuse = &cr
 	return p
-}
-
-// checkDistribution refuses a case of a report whose distribution does not
-// hold together: a distribution case that ran without both distributions,
-// one that does not parse, or a distribution on a case of the other kind.
-func (c *CaseReport) checkDistribution() error {
-	switch {
-	case c.Kind != "" && c.Kind != KindDistribution:
-		return fmt.Errorf("kind %q is not %q", c.Kind, KindDistribution)
-	case c.Kind == "" && c.Distribution != nil:
-		return fmt.Errorf("it has a distribution but no kind %q", KindDistribution)
-	case c.Kind == KindDistribution && c.Distribution == nil && c.Status != StatusError:
-		return fmt.Errorf("a distribution case with status %s has no distribution", c.Status)
-	case c.Distribution == nil:
-		return nil
-	}
-	if c.Distribution.Runs < 1 {
-		return fmt.Errorf("distribution.runs is %d", c.Distribution.Runs)
-	}
-	if _, _, err := c.Distribution.Parsed(); err != nil {
-		return fmt.Errorf("distribution.%v", err)
-	}
-	return nil
 }

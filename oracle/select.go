@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // Selected is what a selection holds in a project.
@@ -287,7 +288,7 @@ func (e *NoCaseError) Describe(name func(kind, quoted string) string, fix string
 	var names, lists []string
 	add := func(kind string, patterns []string, what string, known []string) {
 		for _, p := range patterns {
-			names = append(names, name(kind, quote(p)))
+			names = append(names, name(kind, report.ShellQuote(p)))
 		}
 		if len(patterns) > 0 {
 			lists = append(lists, what+": "+env.NameList(known))
@@ -338,20 +339,10 @@ func uniq(list []string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(list)))
 }
 
-// quote quotes a pattern for a shell when it holds more than a name.
-func quote(p string) string {
-	for _, r := range p {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:", r)) {
-			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
-		}
-	}
-	return p
-}
-
 func quoteList(patterns []string) string {
 	q := make([]string, len(patterns))
 	for i, p := range patterns {
-		q[i] = quote(p)
+		q[i] = report.ShellQuote(p)
 	}
 	return strings.Join(q, ", ")
 }

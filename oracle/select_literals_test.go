@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -275,8 +276,8 @@ func TestQuoteAndUniq(t *testing.T) {
 		{"crm", "crm"}, {"TASK-00_1.a/b:c", "TASK-00_1.a/b:c"}, {"TASK-*", "'TASK-*'"}, {"a b", "'a b'"}, {"it's", `'it'\''s'`}, {"", ""},
 		{"Z09", "Z09"}, {"az", "az"}, {"AZ", "AZ"}, {"09", "09"}, {"é", "'é'"}, {"[x]", "'[x]'"}, {"`", "'`'"}, {"{", "'{'"}, {"@", "'@'"}, {"[", "'['"}, {"/", "/"},
 	} {
-		if got := quote(tt.in); got != tt.want {
-			t.Errorf("quote(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := report.ShellQuote(tt.in); got != tt.want {
+			t.Errorf("report.ShellQuote(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 	if got := quoteList([]string{"a", "b*"}); got != "a, 'b*'" {

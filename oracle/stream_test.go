@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -31,7 +32,7 @@ func TestCheckReportsInCaseOrder(t *testing.T) {
 		var got []string
 		for _, c := range res.Report.Cases {
 			got = append(got, c.Case)
-			if c.Status != StatusUnchanged || c.OldVerdict != c.NewVerdict || c.OldReward == nil {
+			if c.Status != report.StatusUnchanged || c.OldVerdict != c.NewVerdict || c.OldReward == nil {
 				t.Errorf("%s: status %s, verdict %s → %s", c.Case, c.Status, c.OldVerdict, c.NewVerdict)
 			}
 		}
@@ -48,7 +49,7 @@ func TestCheckReportsInCaseOrder(t *testing.T) {
 	}
 	for _, c := range res.Report.Cases {
 		k := baseline.Key{Env: c.Env, Agent: c.Agent, Task: c.Task}
-		if c.Status == StatusChanged && (res.Fresh[k].Result == nil || len(res.Traces[k]) == 0) {
+		if c.Status == report.StatusChanged && (res.Fresh[k].Result == nil || len(res.Traces[k]) == 0) {
 			t.Errorf("%s changed without its fresh artifacts and trace", c.Case)
 		}
 	}
@@ -128,7 +129,7 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 	}
 	stream := selected(t, Selection{}, e).Cases
 	var got []string
-	rep, err := CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 3}, func(cr *CaseReport, kept *Kept) error {
+	rep, err := CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 3}, func(cr *report.Case, kept *Kept) error {
 		got = append(got, cr.Case+" "+string(cr.Status))
 		if kept != nil {
 			t.Errorf("%s kept its fresh artifacts", cr.Case)
@@ -164,7 +165,7 @@ func TestCheckEachInKeyOrder(t *testing.T) {
 
 	stop := errors.New("stop")
 	calls := 0
-	_, err = CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 2}, func(*CaseReport, *Kept) error {
+	_, err = CheckEach(context.Background(), store, stream, Selection{}, Options{Jobs: 2}, func(*report.Case, *Kept) error {
 		if calls++; calls == 4 {
 			return stop
 		}

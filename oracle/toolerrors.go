@@ -1,11 +1,14 @@
 package oracle
 
-import "github.com/agent-oracle/oracle/oracle/change"
+import (
+	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
+)
 
 // setToolErrors fills the tool errors of a changed case: the new and gone
 // ones when both sides have a calls.json, otherwise every error of the
 // fresh trace (none when there is no trace either).
-func (cr *CaseReport) setToolErrors(oldCalls, freshCalls, trace []byte) {
+func setToolErrors(cr *report.Case, oldCalls, freshCalls, trace []byte) {
 	if oldCalls != nil && freshCalls != nil {
 		if added, gone, ok := change.CallErrorChanges(oldCalls, freshCalls); ok {
 			cr.NewToolErrors, cr.GoneToolErrors, cr.ToolErrorsFrom = added, gone, "calls"

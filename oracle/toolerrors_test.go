@@ -6,6 +6,7 @@ import (
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/oracle/change"
 	"github.com/agent-oracle/oracle/oracle/internal/artifacttest"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,23 +17,23 @@ func TestSetToolErrors(t *testing.T) {
 	oldCalls := artifacttest.Calls(`a {} 1`)
 	freshCalls := artifacttest.Calls(`a {} !x`)
 	trace := []byte(`{"type":"tool_result","tool":"t","isError":true,"output":{"code":"from_trace"}}` + "\n")
-	fromCalls := &CaseReport{NewToolErrors: []change.FailedCall{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
-	fromTrace := &CaseReport{ToolErrors: []change.FailedCall{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
+	fromCalls := &report.Case{NewToolErrors: []change.FailedCall{{Call: 1, Tool: "a", Code: "x", Message: "m"}}, ToolErrorsFrom: "calls"}
+	fromTrace := &report.Case{ToolErrors: []change.FailedCall{{Tool: "t", Code: "from_trace"}}, ToolErrorsFrom: "trace"}
 	tests := []struct {
 		name                     string
 		oldCalls, freshCalls, tr []byte
-		want                     *CaseReport
+		want                     *report.Case
 	}{
 		{"both calls", oldCalls, freshCalls, trace, fromCalls},
 		{"both calls, no trace", oldCalls, freshCalls, nil, fromCalls},
 		{"no baseline calls", nil, freshCalls, trace, fromTrace},
 		{"no fresh calls", oldCalls, nil, trace, fromTrace},
 		{"calls that are no list", []byte(`{}`), freshCalls, trace, fromTrace},
-		{"no calls, no trace", nil, nil, nil, &CaseReport{}},
+		{"no calls, no trace", nil, nil, nil, &report.Case{}},
 	}
 	for _, tt := range tests {
-		cr := &CaseReport{}
-		cr.setToolErrors(tt.oldCalls, tt.freshCalls, tt.tr)
+		cr := &report.Case{}
+		setToolErrors(cr, tt.oldCalls, tt.freshCalls, tt.tr)
 		if diff := cmp.Diff(tt.want, cr); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
@@ -49,13 +50,13 @@ func TestCompare(t *testing.T) {
 	tests := []struct {
 		name   string
 		fresh  baseline.Entry
-		status Status
+		status report.Status
 		files  []string
 		added  []change.FailedCall
 	}{
-		{"only result.json pending, the same", baseline.Entry{Result: result("pass")}, StatusUnchanged, nil, nil},
-		{"only result.json pending, changed", baseline.Entry{Result: result("fail")}, StatusChanged, []string{"result.json"}, nil},
-		{"a call now fails", baseline.Entry{Result: result("pass"), Calls: artifacttest.Calls("a {} 1", "b {} !not_found")}, StatusChanged,
+		{"only result.json pending, the same", baseline.Entry{Result: result("pass")}, report.StatusUnchanged, nil, nil},
+		{"only result.json pending, changed", baseline.Entry{Result: result("fail")}, report.StatusChanged, []string{"result.json"}, nil},
+		{"a call now fails", baseline.Entry{Result: result("pass"), Calls: artifacttest.Calls("a {} 1", "b {} !not_found")}, report.StatusChanged,
 			[]string{"calls.json"}, []change.FailedCall{{Call: 2, Tool: "b", Code: "not_found", Message: "m"}}},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-oracle/oracle/baseline"
 	"github.com/agent-oracle/oracle/env"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner"
 	"github.com/google/go-cmp/cmp"
 )
@@ -78,7 +79,7 @@ func TestReplayCaseLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := statuses(res.Report); got[k.String()] != StatusUnchanged {
+	if got := statuses(res.Report); got[k.String()] != report.StatusUnchanged {
 		t.Errorf("check statuses = %v", got)
 	}
 	// the replay's baseline is the solver's rollout, byte for byte

@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/fixtures/crm"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // TestMutantsSayWhichChecksMovedFirst: for each crm mutant of
@@ -54,7 +54,7 @@ func TestMutantsSayWhichChecksMovedFirst(t *testing.T) {
 			// JSON report, with the folder's job summary and HTML page
 			text := run("--pending")
 			out := filepath.Join(t.TempDir(), "report")
-			var rep oracle.Report
+			var rep report.Report
 			if err := json.Unmarshal([]byte(run("--json", "--report-dir", out)), &rep); err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,7 @@ func TestMutantsSayWhichChecksMovedFirst(t *testing.T) {
 			review := reviewAll(t, dir, m.Name)
 			flagged := 0
 			for _, cr := range rep.Cases {
-				if cr.Status != oracle.StatusChanged {
+				if cr.Status != report.StatusChanged {
 					continue
 				}
 				if cr.Agent == "solver" {

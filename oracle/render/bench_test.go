@@ -6,23 +6,23 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // benchReport is a report of n changed cases, each a replaced answer with
 // its word diff, a few calls.json changes, a state-diff member and a tool
 // error: the shape a check of a changed formula gives.
-func benchReport(n int) *oracle.Report {
+func benchReport(n int) *report.Report {
 	one, half := 1.0, 0.5
-	r := &oracle.Report{}
+	r := &report.Report{}
 	for i := range n {
 		old := fmt.Sprintf("The weighted value of open pipeline is $%d.50 across 12 open opportunities, of which the largest closes 2026-07-15.", 479000+i)
 		fresh := fmt.Sprintf("The weighted value of open pipeline is $%d.00 across 12 open opportunities, of which the largest closes 2026-07-15.", 532000+i)
 		task := fmt.Sprintf("TASK-%04d", i)
-		r.Cases = append(r.Cases, &oracle.CaseReport{Case: "crm/solver/" + task, Env: "crm", Agent: "solver", Task: task,
-			Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &half,
+		r.Cases = append(r.Cases, &report.Case{Case: "crm/solver/" + task, Env: "crm", Agent: "solver", Task: task,
+			Status: report.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &half,
 			Files: []*change.FileDiff{
 				{File: "result.json", State: change.FileChanged, Changes: []change.Change{
 					{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
@@ -38,7 +38,7 @@ func benchReport(n int) *oracle.Report {
 			},
 			NewToolErrors: []change.FailedCall{{Call: 2, Tool: "get_opportunity", Code: "not_found", Message: "No opportunity OPP-999; list_opportunities shows them."}}})
 	}
-	r.Summary = oracle.Summary{Total: n, Changed: n}
+	r.Summary = report.Summary{Total: n, Changed: n}
 	return r
 }
 

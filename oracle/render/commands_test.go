@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // TestReportsSuggestOnlyTheCallersCommands: the renderers know no flag;
@@ -14,12 +14,12 @@ import (
 // and they give the program the caller's name, in every format but JSON
 // (whose cases carry no suggestion and which has no title).
 func TestReportsSuggestOnlyTheCallersCommands(t *testing.T) {
-	r := &oracle.Report{
-		Summary: oracle.Summary{Total: 3, Missing: 1, Obsolete: 1, Changed: 1},
-		Cases: []*oracle.CaseReport{
-			{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusMissing},
-			{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusObsolete},
-			{Case: "e/a/T-3", Env: "e", Agent: "a", Task: "T-3", Status: oracle.StatusChanged,
+	r := &report.Report{
+		Summary: report.Summary{Total: 3, Missing: 1, Obsolete: 1, Changed: 1},
+		Cases: []*report.Case{
+			{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: report.StatusMissing},
+			{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: report.StatusObsolete},
+			{Case: "e/a/T-3", Env: "e", Agent: "a", Task: "T-3", Status: report.StatusChanged,
 				Files: []*change.FileDiff{{File: "calls.json", State: change.FileMissing}}},
 		},
 	}

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 )
 
@@ -27,9 +27,9 @@ import (
 // name: "distribution · 10 runs · pass 10/10 → 2/10 (−80 points; Wilson
 // 0.72–1.00 → 0.06–0.51) · dropped", what its own task did in the
 // group's decision. An error's note is its error.
-func distributionNote(cr *oracle.CaseReport) string {
+func distributionNote(cr *report.Case) string {
 	d := cr.Distribution
-	if d == nil || cr.Status == oracle.StatusError {
+	if d == nil || cr.Status == report.StatusError {
 		return cr.Error
 	}
 	parts := []string{"distribution", plural2(d.Runs, "run")}
@@ -44,7 +44,7 @@ func distributionNote(cr *oracle.CaseReport) string {
 	if len(cr.Violations) > 0 {
 		parts = append(parts, "forbidden effect "+violationCounts(cr))
 	}
-	if d.Said != "" && d.Said != oracle.SaidForbidden {
+	if d.Said != "" && d.Said != report.SaidForbidden {
 		parts = append(parts, d.Said)
 	}
 	return strings.Join(parts, " · ")
@@ -52,8 +52,8 @@ func distributionNote(cr *oracle.CaseReport) string {
 
 // distributionRegression is 1 for a distribution case labelled a
 // regression, 0 for any other, for the count regressionWhat takes.
-func distributionRegression(cr *oracle.CaseReport) int {
-	if cr.Kind == oracle.KindDistribution && cr.Label == change.LabelRegression {
+func distributionRegression(cr *report.Case) int {
+	if cr.Kind == report.KindDistribution && cr.Label == change.LabelRegression {
 		return 1
 	}
 	return 0
@@ -101,7 +101,7 @@ func points(x float64) string {
 // case with its baseline's and its fresh runs' counts: `"duplicate
 // account" 1 of 10 → 6 of 10`; the labels alone when the counts cannot be
 // read.
-func violationCounts(cr *oracle.CaseReport) string {
+func violationCounts(cr *report.Case) string {
 	base, fresh, err := cr.Distribution.Parsed()
 	if err != nil || base == nil {
 		return quoted(cr.Violations)
@@ -123,7 +123,7 @@ func plural2(n int, one string) string {
 // gateLines are the lines of the gate of r: for each group its name and
 // summary line, and the details indented; then the infrastructure errors.
 // None when r has no distribution case.
-func gateLines(r *oracle.Report) (groups []gateGroup, infra string) {
+func gateLines(r *report.Report) (groups []gateGroup, infra string) {
 	g := r.Gate
 	if g == nil {
 		return nil, ""
@@ -148,7 +148,7 @@ type gateGroup struct {
 }
 
 // verdictOf is the group's verdict; "error" when it could not be decided.
-func verdictOf(g *oracle.GroupDecision) stats.Conclusion {
+func verdictOf(g *report.GroupDecision) stats.Conclusion {
 	if g.Decision == nil {
 		return "error"
 	}
@@ -156,7 +156,7 @@ func verdictOf(g *oracle.GroupDecision) stats.Conclusion {
 }
 
 // textGate writes the gate of r in the text report.
-func textGate(w io.Writer, r *oracle.Report, o Options) {
+func textGate(w io.Writer, r *report.Report, o Options) {
 	groups, infra := gateLines(r)
 	c := o.Colors
 	for _, g := range groups {
@@ -178,7 +178,7 @@ func textGate(w io.Writer, r *oracle.Report, o Options) {
 }
 
 // markdownGate writes the gate of r in the Markdown report.
-func markdownGate(w io.Writer, r *oracle.Report) {
+func markdownGate(w io.Writer, r *report.Report) {
 	groups, infra := gateLines(r)
 	if len(groups) == 0 && infra == "" {
 		return
@@ -203,7 +203,7 @@ func markdownGate(w io.Writer, r *oracle.Report) {
 
 // junitGate writes, inside the test suite of env, the decisions of its
 // groups as the suite's standard output.
-func junitGate(w *bufio.Writer, r *oracle.Report, env string) {
+func junitGate(w *bufio.Writer, r *report.Report, env string) {
 	groups, infra := gateLines(r)
 	var b strings.Builder
 	for _, g := range groups {
@@ -227,7 +227,7 @@ func junitGate(w *bufio.Writer, r *oracle.Report, env string) {
 }
 
 // htmlGate writes the gate of r in the HTML page.
-func htmlGate(w io.Writer, r *oracle.Report) error {
+func htmlGate(w io.Writer, r *report.Report) error {
 	groups, infra := gateLines(r)
 	if len(groups) == 0 && infra == "" {
 		return nil

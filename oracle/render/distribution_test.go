@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/oracle/stats"
 	"github.com/google/go-cmp/cmp"
 )
@@ -50,7 +50,7 @@ func runs(t *testing.T, n, pass, harm, errors int) *stats.Distribution {
 // model (two that dropped, one that gained a forbidden effect with a
 // hostile label, one whose runs all failed for the infrastructure) and a
 // byte-for-byte case, decided as a check decides them.
-func gateReport(t *testing.T) *oracle.Report {
+func gateReport(t *testing.T) *report.Report {
 	t.Helper()
 	type task struct {
 		name        string
@@ -69,21 +69,21 @@ func gateReport(t *testing.T) *oracle.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &oracle.Report{FormatVersion: oracle.ReportFormat, Oracle: "0.1.0",
-		Selection: &oracle.ReportSelection{Envs: []string{}, Agents: []string{}, Tasks: []string{}, Cases: 5}}
-	byte4 := &oracle.CaseReport{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: oracle.StatusUnchanged}
+	r := &report.Report{FormatVersion: report.Format, Oracle: "0.1.0",
+		Selection: &report.Selection{Envs: []string{}, Agents: []string{}, Tasks: []string{}, Cases: 5}}
+	byte4 := &report.Case{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: report.StatusUnchanged}
 	var infra []stats.KeyedDistribution
 	for i, tk := range tasks {
 		b, _ := tk.base.Marshal()
 		f, _ := tk.fresh.Marshal()
-		cr := &oracle.CaseReport{Case: "crm/model/" + tk.name, Env: "crm", Agent: "model", Task: tk.name, Kind: oracle.KindDistribution, Status: oracle.StatusChanged,
-			Distribution: &oracle.CaseDistribution{Runs: 10, Baseline: b, Fresh: f, Gate: dec.Verdict, Task: &dec.PerTask[i]}}
+		cr := &report.Case{Case: "crm/model/" + tk.name, Env: "crm", Agent: "model", Task: tk.name, Kind: report.KindDistribution, Status: report.StatusChanged,
+			Distribution: &report.Distribution{Runs: 10, Baseline: b, Fresh: f, Gate: dec.Verdict, Task: &dec.PerTask[i]}}
 		for l := range tk.fresh.Violations {
 			cr.Violations = append(cr.Violations, l)
 		}
-		cr.Distribution.Said = oracle.SaidOf(dec, &dec.PerTask[i], cr.Violations != nil)
-		if cr.Distribution.Said == oracle.SaidNoise {
-			cr.Status = oracle.StatusUnchanged
+		cr.Distribution.Said = report.SaidOf(dec, &dec.PerTask[i], cr.Violations != nil)
+		if cr.Distribution.Said == report.SaidNoise {
+			cr.Status = report.StatusUnchanged
 		} else {
 			cr.Label = change.LabelRegression
 		}
@@ -96,18 +96,18 @@ func gateReport(t *testing.T) *oracle.Report {
 	allErr := runs(t, 0, 0, 0, 10)
 	b, _ := runs(t, 10, 5, 0, 0).Marshal()
 	f, _ := allErr.Marshal()
-	r.Cases = append(r.Cases, &oracle.CaseReport{Case: "crm/model/TASK-004", Env: "crm", Agent: "model", Task: "TASK-004", Kind: oracle.KindDistribution, Status: oracle.StatusError,
+	r.Cases = append(r.Cases, &report.Case{Case: "crm/model/TASK-004", Env: "crm", Agent: "model", Task: "TASK-004", Kind: report.KindDistribution, Status: report.StatusError,
 		Error:        "all 10 runs failed for the infrastructure, not the agent: agent error: openai m: turn 1: dial tcp: connection refused",
-		Distribution: &oracle.CaseDistribution{Runs: 10, Baseline: b, Fresh: f}})
+		Distribution: &report.Distribution{Runs: 10, Baseline: b, Fresh: f}})
 	infra = append(infra, stats.KeyedDistribution{Key: "crm/model/TASK-004", Dist: allErr})
-	r.Cases = append([]*oracle.CaseReport{byte4}, r.Cases...)
+	r.Cases = append([]*report.Case{byte4}, r.Cases...)
 	in, err := stats.Infrastructure(infra, stats.DefaultMaxErrors)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Gate = &oracle.GateReport{MaxErrors: stats.DefaultMaxErrors, Infrastructure: in,
-		Groups: []*oracle.GroupDecision{{Env: "crm", Agent: "model", Cases: 4, Runs: 10, Decision: dec, Summary: dec.Summary()}}}
-	r.Summary = oracle.Summary{Total: 5, Unchanged: 2, Changed: 2, Error: 1, Regressions: 2, Violations: 1}
+	r.Gate = &report.Gate{MaxErrors: stats.DefaultMaxErrors, Infrastructure: in,
+		Groups: []*report.GroupDecision{{Env: "crm", Agent: "model", Cases: 4, Runs: 10, Decision: dec, Summary: dec.Summary()}}}
+	r.Summary = report.Summary{Total: 5, Unchanged: 2, Changed: 2, Error: 1, Regressions: 2, Violations: 1}
 	return r
 }
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // Writer writes one report from its cases as they end, so that a check of
@@ -14,11 +14,11 @@ import (
 // what its format shows, out of memory in a spool where that can be much.
 type Writer interface {
 	// Case takes the report of the next case; the cases come in key order.
-	Case(cr *oracle.CaseReport) error
+	Case(cr *report.Case) error
 	// Finish writes the whole report to w once every case is in. r is the
 	// check's report without its cases (its summary, selection and shard),
 	// which Finish does not change.
-	Finish(w io.Writer, r *oracle.Report) error
+	Finish(w io.Writer, r *report.Report) error
 	// Close drops what the writer kept.
 	Close()
 }
@@ -31,7 +31,7 @@ type Format struct {
 	Name  string
 	File  string
 	New   func(o Options) Writer
-	Write func(w io.Writer, r *oracle.Report, o Options) error
+	Write func(w io.Writer, r *report.Report, o Options) error
 }
 
 // formats are the report formats, in the order help lists them. A new
@@ -78,7 +78,7 @@ func Files() []string {
 }
 
 // withCases returns a copy of r with cases.
-func withCases(r *oracle.Report, cases []*oracle.CaseReport) *oracle.Report {
+func withCases(r *report.Report, cases []*report.Case) *report.Report {
 	c := *r
 	c.Cases = cases
 	return &c

@@ -8,31 +8,31 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
 // mixedReport is a report of two environments whose cases have every
 // status, a divergence, a missing file, times, violations and a shard.
-func mixedReport() *oracle.Report {
+func mixedReport() *report.Report {
 	r := sampleReport()
-	plain := func(env, task string, st oracle.Status) *oracle.CaseReport {
-		return &oracle.CaseReport{Case: env + "/solver/" + task, Env: env, Agent: "solver", Task: task, Status: st, Elapsed: 1250 * time.Millisecond}
+	plain := func(env, task string, st report.Status) *report.Case {
+		return &report.Case{Case: env + "/solver/" + task, Env: env, Agent: "solver", Task: task, Status: st, Elapsed: 1250 * time.Millisecond}
 	}
-	changed := plain("crm", "TASK-005", oracle.StatusChanged)
+	changed := plain("crm", "TASK-005", report.StatusChanged)
 	changed.Files = []*change.FileDiff{{File: "calls.json", State: change.FileMissing}}
 	changed.Violations = []string{"deleted a customer"}
-	errored := plain("crm", "TASK-006", oracle.StatusError)
+	errored := plain("crm", "TASK-006", report.StatusError)
 	errored.Error = "baseline x is not JSON; run oracle record to write it again"
-	diverged := plain("desk", "TASK-001", oracle.StatusNondeterministic)
-	diverged.Divergence = &oracle.Divergence{Run: 2, Diff: &change.FileDiff{File: "result.json", State: change.FileChanged,
+	diverged := plain("desk", "TASK-001", report.StatusNondeterministic)
+	diverged.Divergence = &report.Divergence{Run: 2, Diff: &change.FileDiff{File: "result.json", State: change.FileChanged,
 		Changes: []change.Change{{Op: change.ChangeReplace, Path: "/reward", From: []byte("1"), To: []byte("0")}}}}
-	r.Cases = append(r.Cases, changed, errored, plain("crm", "TASK-099", oracle.StatusObsolete), diverged, plain("desk", "TASK-002", oracle.StatusUnchanged))
-	r.Summary = oracle.Summary{Total: 9, Unchanged: 2, Changed: 3, Missing: 1, Obsolete: 1, Nondeterministic: 1, Error: 1, Regressions: 1, Violations: 1}
+	r.Cases = append(r.Cases, changed, errored, plain("crm", "TASK-099", report.StatusObsolete), diverged, plain("desk", "TASK-002", report.StatusUnchanged))
+	r.Summary = report.Summary{Total: 9, Unchanged: 2, Changed: 3, Missing: 1, Obsolete: 1, Nondeterministic: 1, Error: 1, Regressions: 1, Violations: 1}
 	r.Shard = "1/2"
-	r.Selection = &oracle.ReportSelection{Envs: []string{}, Agents: []string{}, Tasks: []string{}, Cases: 16}
-	r.FormatVersion = oracle.ReportFormat
+	r.Selection = &report.Selection{Envs: []string{}, Agents: []string{}, Tasks: []string{}, Cases: 16}
+	r.FormatVersion = report.Format
 	return r
 }
 
@@ -53,8 +53,8 @@ func TestFormatsStreamTheWholeReport(t *testing.T) {
 	}
 	unchanged := sampleReport()
 	unchanged.Cases = unchanged.Cases[3:]
-	unchanged.Summary = oracle.Summary{Total: 1, Unchanged: 1}
-	reports := map[string]*oracle.Report{"empty": {Cases: []*oracle.CaseReport{}}, "unchanged": unchanged, "mixed": mixedReport(), "gate": gateReport(t)}
+	unchanged.Summary = report.Summary{Total: 1, Unchanged: 1}
+	reports := map[string]*report.Report{"empty": {Cases: []*report.Case{}}, "unchanged": unchanged, "mixed": mixedReport(), "gate": gateReport(t)}
 	for _, f := range Formats() {
 		for oname, o := range options {
 			for rname, r := range reports {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -35,7 +35,7 @@ type changeGroup struct {
 // add takes the next case and returns its group (nil for a case that is
 // not changed) and whether an earlier case has the same change (the
 // group's first case shows it).
-func (s *sameChanges) add(cr *oracle.CaseReport) (*changeGroup, bool) {
+func (s *sameChanges) add(cr *report.Case) (*changeGroup, bool) {
 	d, ok := changeDigest(cr)
 	if !ok {
 		return nil, false
@@ -68,8 +68,8 @@ func (s *sameChanges) shared() []*changeGroup {
 // changeDigest is the digest of what a changed case shows but its name;
 // false for a case that is not changed. Each field goes to the hash with
 // its length, so that no two changes give the same bytes.
-func changeDigest(cr *oracle.CaseReport) ([sha256.Size]byte, bool) {
-	if cr.Status != oracle.StatusChanged {
+func changeDigest(cr *report.Case) ([sha256.Size]byte, bool) {
+	if cr.Status != report.StatusChanged {
 		return [sha256.Size]byte{}, false
 	}
 	d := digester{h: sha256.New()}
@@ -247,13 +247,13 @@ func names(cases []string, max int) string {
 // --max-cases (or by its size) did not list, by status.
 type unlisted struct {
 	n        int
-	byStatus map[oracle.Status]int
-	order    []oracle.Status
+	byStatus map[report.Status]int
+	order    []report.Status
 }
 
-func (u *unlisted) add(cr *oracle.CaseReport) {
+func (u *unlisted) add(cr *report.Case) {
 	if u.byStatus == nil {
-		u.byStatus = map[oracle.Status]int{}
+		u.byStatus = map[report.Status]int{}
 	}
 	if u.byStatus[cr.Status] == 0 {
 		u.order = append(u.order, cr.Status)

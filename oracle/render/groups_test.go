@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // TestChangeDigestCoversTheCase: setting any field of a changed case but
@@ -50,7 +50,7 @@ func TestChangeDigestCoversTheCase(t *testing.T) {
 			t.Errorf("changing %s leaves the digest as it is: add it to changeDigest", f.Name)
 		}
 	}
-	if _, ok := changeDigest(&oracle.CaseReport{Status: oracle.StatusMissing}); ok {
+	if _, ok := changeDigest(&report.Case{Status: report.StatusMissing}); ok {
 		t.Error("a missing case has a change digest")
 	}
 }

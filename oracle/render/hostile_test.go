@@ -19,8 +19,8 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/safetext"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
@@ -46,7 +46,7 @@ var hostileStrings = []string{
 // hostileReport is a report whose every string field, in every kind of
 // case, holds foreign followed by one of parts (in turn), and whose every
 // JSON value holds them as strings and inside objects.
-func hostileReport(parts ...string) *oracle.Report {
+func hostileReport(parts ...string) *report.Report {
 	if len(parts) == 0 {
 		parts = []string{""}
 	}
@@ -88,7 +88,7 @@ func hostileReport(parts ...string) *oracle.Report {
 			{ID: next(), Was: "removed", OldValue: obj(), Value: []change.Change{{Op: change.ChangeReplace, Path: next(), From: str(), To: str()}}},
 		}, Invisible: []change.Invisible{{Path: next(), Kind: next(), Detail: next()}}}
 	}
-	changed := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusChanged,
+	changed := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.StatusChanged,
 		Label: change.LabelRegression, OldVerdict: env.Verdict(next()), NewVerdict: env.Verdict(next()), OldReward: &one, NewReward: &half,
 		Violations: []string{next(), next()}, NewToolErrors: tes(), GoneToolErrors: tes(), ToolErrors: tes(), OldToolErrors: 3, ToolErrorsFrom: next(),
 		Checks: []change.CheckChange{{Label: next(), Kind: next(), Was: &yes, Now: &no}},
@@ -101,17 +101,17 @@ func hostileReport(parts ...string) *oracle.Report {
 		Files: []*change.FileDiff{file(), {File: next(), State: change.FileUnreadable, Error: next()}, {File: next(), State: change.FileMissing}}}
 	same := *changed // a second case with the same change
 	same.Case = next()
-	errored := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusError, Error: next()}
-	diverged := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusNondeterministic,
-		Divergence: &oracle.Divergence{Run: 2, Diff: file()}}
-	unknown := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.Status(next()), Label: change.Label(next()),
-		Files: []*change.FileDiff{file()}, Divergence: &oracle.Divergence{Run: 3}}
-	missing := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusMissing, NewVerdict: env.Verdict(next())}
-	unchanged := &oracle.CaseReport{Case: next(), Env: next(), Agent: next(), Task: next(), Status: oracle.StatusUnchanged}
-	r := &oracle.Report{FormatVersion: oracle.ReportFormat, Oracle: next(), Shard: next(),
-		Selection: &oracle.ReportSelection{Envs: []string{next()}, Agents: []string{next()}, Tasks: []string{next()}, Cases: 7},
-		Cases:     []*oracle.CaseReport{changed, &same, errored, diverged, unknown, missing, unchanged}}
-	r.Summary = oracle.Summary{Total: 7, Unchanged: 1, Changed: 2, Missing: 1, Nondeterministic: 1, Error: 1, Regressions: 2, Violations: 2}
+	errored := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.StatusError, Error: next()}
+	diverged := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.StatusNondeterministic,
+		Divergence: &report.Divergence{Run: 2, Diff: file()}}
+	unknown := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.Status(next()), Label: change.Label(next()),
+		Files: []*change.FileDiff{file()}, Divergence: &report.Divergence{Run: 3}}
+	missing := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.StatusMissing, NewVerdict: env.Verdict(next())}
+	unchanged := &report.Case{Case: next(), Env: next(), Agent: next(), Task: next(), Status: report.StatusUnchanged}
+	r := &report.Report{FormatVersion: report.Format, Oracle: next(), Shard: next(),
+		Selection: &report.Selection{Envs: []string{next()}, Agents: []string{next()}, Tasks: []string{next()}, Cases: 7},
+		Cases:     []*report.Case{changed, &same, errored, diverged, unknown, missing, unchanged}}
+	r.Summary = report.Summary{Total: 7, Unchanged: 1, Changed: 2, Missing: 1, Nondeterministic: 1, Error: 1, Regressions: 2, Violations: 2}
 	return r
 }
 
@@ -352,11 +352,11 @@ func FuzzRenderDecodedCase(f *testing.F) {
 	}
 	f.Add([]byte(`{"status":"changed","files":[{"file":"state-diff.json","members":[{"id":"A","fields":[{"path":"/x"}]}]}],"story":{"checks":[{"label":"L"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var c oracle.CaseReport
+		var c report.Case
 		if json.Unmarshal(data, &c) != nil || slices.Contains(c.Files, nil) {
 			return // readReport refuses a null file diff
 		}
-		r := reportOf([]*oracle.CaseReport{&c, &c})
+		r := reportOf([]*report.Case{&c, &c})
 		for _, format := range Formats() {
 			var out bytes.Buffer
 			if err := format.Write(&out, r, Options{All: true, Verbose: true}); err != nil {

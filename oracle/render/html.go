@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/agent-oracle/oracle/internal/spool"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // HTML writes the report as one self-contained page (no network, no file
@@ -23,7 +23,7 @@ import (
 // ones green; a value cut short opens to its whole), the changes its
 // headline says folded, and its checks. A change several cases share is
 // shown once. With o.CaseLink, each case links to its own page.
-func HTML(w io.Writer, r *oracle.Report, o Options) error {
+func HTML(w io.Writer, r *report.Report, o Options) error {
 	h := newHTMLWriter(o)
 	defer h.Close()
 	for _, c := range r.Cases {
@@ -55,11 +55,11 @@ func newHTMLWriter(o Options) Writer {
 }
 
 // Case writes the row and the details of c.
-func (h *htmlWriter) Case(c *oracle.CaseReport) error {
+func (h *htmlWriter) Case(c *report.Case) error {
 	h.distRegressed += distributionRegression(c) // distribution.go
 
 	g, dup := h.same.add(c) // a case not listed still counts in its group
-	if c.Status != oracle.StatusUnchanged {
+	if c.Status != report.StatusUnchanged {
 		if h.o.MaxCases > 0 && h.shown >= h.o.MaxCases {
 			h.skipped.add(c)
 			return nil
@@ -85,13 +85,13 @@ func (h *htmlWriter) Case(c *oracle.CaseReport) error {
 }
 
 // htmlCaseOf is what the page shows of c, the n-th case.
-func htmlCaseOf(n int, c *oracle.CaseReport, o Options) htmlCase {
+func htmlCaseOf(n int, c *report.Case, o Options) htmlCase {
 	hc := htmlCase{ID: fmt.Sprintf("case-%d", n), Name: safe(c.Case), Status: safe(string(c.Status)), Label: safe(string(c.Label)),
 		Note: safe(withRedactedNote(caseNote(c, o.Commands), c)), Verdict: safe(verdictText(c)), Reward: rewardNote(c.OldReward, c.NewReward)}
 	if o.CaseLink != nil {
 		hc.Link = o.CaseLink(c)
 	}
-	if c.Status == oracle.StatusUnchanged {
+	if c.Status == report.StatusUnchanged {
 		return hc
 	}
 	hc.Detail = true
@@ -139,7 +139,7 @@ func htmlToolErrors(tes []change.FailedCall) []htmlToolError {
 
 // htmlViewOf is what the page shows of r but its cases: the program's
 // name, what made the report, the summary and the counts.
-func htmlViewOf(r *oracle.Report, o Options) htmlView {
+func htmlViewOf(r *report.Report, o Options) htmlView {
 	v := htmlView{Program: o.program(), Summary: safe(SummaryLine(r)), Version: safe(r.Oracle), Date: safe(o.Made.Date),
 		Commit: safe(o.Made.Commit), Ref: safe(o.Made.Ref)}
 	if s := redactedSummary(r, o); s != "" {
@@ -160,7 +160,7 @@ func htmlViewOf(r *oracle.Report, o Options) htmlView {
 
 // describeSelection says what a report is a report of: "--env crm --task
 // 'TASK-00?' (8 cases)", or "every case (15 cases)".
-func describeSelection(s *oracle.ReportSelection) string {
+func describeSelection(s *report.Selection) string {
 	what := s.Flags()
 	if what == "" {
 		what = "every case"
@@ -180,7 +180,7 @@ func (h *htmlWriter) part(w io.Writer, name string, data any) error {
 
 // Finish writes the page of r (whose cases are those Case took) to w, the
 // rows and the details read back from their spools.
-func (h *htmlWriter) Finish(w io.Writer, r *oracle.Report) error {
+func (h *htmlWriter) Finish(w io.Writer, r *report.Report) error {
 	rows, err := h.rows.Reader()
 	if err != nil {
 		return err
@@ -218,7 +218,7 @@ func (h *htmlWriter) Close() {
 	h.details.Close()
 }
 
-func verdictText(c *oracle.CaseReport) string {
+func verdictText(c *report.Case) string {
 	switch {
 	case c.OldVerdict != "" && c.NewVerdict != "" && c.OldVerdict != c.NewVerdict:
 		return string(c.OldVerdict) + " → " + string(c.NewVerdict)

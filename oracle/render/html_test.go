@@ -10,8 +10,8 @@ import (
 
 	"github.com/agent-oracle/oracle/env"
 	"github.com/agent-oracle/oracle/internal/browsertest"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/chromedp/chromedp"
 	"github.com/google/go-cmp/cmp"
@@ -20,13 +20,13 @@ import (
 // sampleReport is a report of four cases: a regression whose long answer
 // changed at its end, a state-diff member change, a missing case and an
 // unchanged one.
-func sampleReport() *oracle.Report {
+func sampleReport() *report.Report {
 	one, half := 1.0, 0.5
 	yes, no := true, false
 	old := "Fourteen opportunities are open in the pipeline; the largest deal, with Marrow & Finch <west>, accounts for a quarter of it. The deals of Marrow & Finch <west> are expected to close 2026-07-15."
 	fresh := strings.Replace(old, "close 2026", "close on 2026", 1)
-	r := &oracle.Report{Cases: []*oracle.CaseReport{
-		{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: oracle.StatusChanged,
+	r := &report.Report{Cases: []*report.Case{
+		{Case: "crm/solver/TASK-001", Env: "crm", Agent: "solver", Task: "TASK-001", Status: report.StatusChanged,
 			Label: change.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
 			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
 				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
@@ -37,16 +37,16 @@ func sampleReport() *oracle.Report {
 			Story: &change.Story{Checks: []change.CheckChange{{Label: "Names the close date", Kind: "required", Was: &yes, Now: &no,
 				NewDetail: "no close date in the answer"}}},
 			ToolErrors: []change.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
-		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
+		{Case: "crm/solver/TASK-002", Env: "crm", Agent: "solver", Task: "TASK-002", Status: report.StatusChanged,
 			OldVerdict: env.Pass, NewVerdict: env.Pass, OldReward: &one, NewReward: &one,
 			Files: []*change.FileDiff{{File: "state-diff.json", State: change.FileChanged, Members: []change.MemberDiff{
 				{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []change.FieldDiff{
 					{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high")}}}},
 			}}}},
-		{Case: "crm/solver/TASK-003", Env: "crm", Agent: "solver", Task: "TASK-003", Status: oracle.StatusMissing},
-		{Case: "crm/solver/TASK-004", Env: "crm", Agent: "solver", Task: "TASK-004", Status: oracle.StatusUnchanged},
+		{Case: "crm/solver/TASK-003", Env: "crm", Agent: "solver", Task: "TASK-003", Status: report.StatusMissing},
+		{Case: "crm/solver/TASK-004", Env: "crm", Agent: "solver", Task: "TASK-004", Status: report.StatusUnchanged},
 	}}
-	r.Summary = oracle.Summary{Total: 4, Unchanged: 1, Changed: 2, Missing: 1, Regressions: 1}
+	r.Summary = report.Summary{Total: 4, Unchanged: 1, Changed: 2, Missing: 1, Regressions: 1}
 	return r
 }
 
@@ -82,9 +82,9 @@ func TestHTMLInABrowser(t *testing.T) {
 	path := filepath.Join(dir, "index.html")
 	var out bytes.Buffer
 	r := sampleReport()
-	r.Oracle, r.Selection = "0.1.0", &oracle.ReportSelection{Envs: []string{"crm"}, Agents: []string{}, Tasks: []string{}, Cases: 4}
+	r.Oracle, r.Selection = "0.1.0", &report.Selection{Envs: []string{"crm"}, Agents: []string{}, Tasks: []string{}, Cases: 4}
 	made := Made{Date: "2026-01-01 00:00 UTC", Commit: "0123abc", Ref: "main"}
-	if err := HTML(&out, r, Options{Made: made, CaseLink: func(cr *oracle.CaseReport) string {
+	if err := HTML(&out, r, Options{Made: made, CaseLink: func(cr *report.Case) string {
 		return "fresh/" + cr.Case + ".view.html"
 	}}); err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ var htmlWhole = template.Must(template.Must(htmlPage.Clone()).New("whole").Parse
 func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 	one, half := 1.0, 0.5
 	odd := "a & b <script>alert(1)</script> \"q\" 'x' \u2028 `tick` {{.}}"
-	changed := &oracle.CaseReport{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: change.LabelRegression,
+	changed := &report.Case{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: report.StatusChanged, Label: change.LabelRegression,
 		OldVerdict: "pass", NewVerdict: "fail", OldReward: &one, NewReward: &half,
 		Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
 			{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: change.WordDiff(odd, odd+"!")},
@@ -222,20 +222,20 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 		ToolErrors:     []change.FailedCall{{Tool: "get", Code: "not_found", Message: odd}},
 		NewToolErrors:  []change.FailedCall{{Call: 2, Tool: "set", Code: "bad", Message: odd}},
 		GoneToolErrors: []change.FailedCall{{Call: 1, Tool: "get", Code: "gone", Message: odd}}}
-	plain := func(task string, st oracle.Status) *oracle.CaseReport {
-		return &oracle.CaseReport{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: st, NewVerdict: "pass"}
+	plain := func(task string, st report.Status) *report.Case {
+		return &report.Case{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: st, NewVerdict: "pass"}
 	}
-	errored := plain("T-9", oracle.StatusError)
+	errored := plain("T-9", report.StatusError)
 	errored.Error = odd
-	reports := []*oracle.Report{
+	reports := []*report.Report{
 		{},
-		{Cases: []*oracle.CaseReport{plain("T-1", oracle.StatusUnchanged), plain("T-2", oracle.StatusUnchanged)}},
-		{Cases: []*oracle.CaseReport{changed, plain("T-2", oracle.StatusUnchanged), plain("T-3", oracle.StatusMissing),
-			plain("T-4", oracle.StatusObsolete), errored, plain("T-5", oracle.StatusNondeterministic)}},
+		{Cases: []*report.Case{plain("T-1", report.StatusUnchanged), plain("T-2", report.StatusUnchanged)}},
+		{Cases: []*report.Case{changed, plain("T-2", report.StatusUnchanged), plain("T-3", report.StatusMissing),
+			plain("T-4", report.StatusObsolete), errored, plain("T-5", report.StatusNondeterministic)}},
 	}
 	cmds := Commands{Record: "oracle record", Prune: "oracle record --prune"}
 	for i, r := range reports {
-		r.Summary = oracle.Summary{Total: len(r.Cases), Unchanged: 1, Changed: 1, Regressions: 1}
+		r.Summary = report.Summary{Total: len(r.Cases), Unchanged: 1, Changed: 1, Regressions: 1}
 		want, err := htmlWholePage(r, Options{Commands: cmds})
 		if err != nil {
 			t.Fatal(err)
@@ -251,7 +251,7 @@ func TestHTMLWritesWhatTheWholePageWrites(t *testing.T) {
 }
 
 // htmlWholePage is HTML as it was before it wrote its cases one at a time.
-func htmlWholePage(r *oracle.Report, o Options) (string, error) {
+func htmlWholePage(r *report.Report, o Options) (string, error) {
 	v := htmlViewOf(r, o)
 	for i, c := range r.Cases {
 		v.Cases = append(v.Cases, htmlCaseOf(i+1, c, o))
@@ -265,7 +265,7 @@ func htmlWholePage(r *oracle.Report, o Options) (string, error) {
 // others' rows linking to it and the groups named above the details; with
 // MaxCases the rest are counted, not listed.
 func TestHTMLGroupsAndBounds(t *testing.T) {
-	var cases []*oracle.CaseReport
+	var cases []*report.Case
 	for i := range 5 {
 		cases = append(cases, changedCase(i, "The total is $479,659.50.", "The total is $532,955.00."))
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/agent-oracle/oracle/internal/canon"
 	"github.com/agent-oracle/oracle/internal/spool"
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // JSON writes the report as canonical JSON (sorted keys, two-space indent,
@@ -16,7 +16,7 @@ import (
 // report: two checks of the same cases give the same file. Characters a
 // terminal or a CI log would act on are written as \uXXXX escapes
 // (canon.VisibleJSON): the same strings, to any JSON reader.
-func JSON(w io.Writer, r *oracle.Report, _ Options) error {
+func JSON(w io.Writer, r *report.Report, _ Options) error {
 	b, err := canon.Marshal(r)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ type jsonWriter struct {
 func newJSONWriter(Options) Writer { return &jsonWriter{spool: spool.New()} }
 
 // Case appends the JSON of one case.
-func (s *jsonWriter) Case(cr *oracle.CaseReport) error {
+func (s *jsonWriter) Case(cr *report.Case) error {
 	compact, err := canon.Compact(cr)
 	if err != nil {
 		return err
@@ -55,8 +55,8 @@ func (s *jsonWriter) Case(cr *oracle.CaseReport) error {
 }
 
 // Finish writes r with the cases added, as JSON writes the whole report.
-func (s *jsonWriter) Finish(w io.Writer, r *oracle.Report) error {
-	head, err := canon.Marshal(withCases(r, []*oracle.CaseReport{}))
+func (s *jsonWriter) Finish(w io.Writer, r *report.Report) error {
+	head, err := canon.Marshal(withCases(r, []*report.Case{}))
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/internal/spool"
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 type junitCase struct {
@@ -32,7 +32,7 @@ type junitProblem struct {
 // (in the order the environments first come) and one test case per case:
 // changed, missing, obsolete and nondeterministic cases are failures,
 // errors are errors. Failures suggest o.Commands.
-func JUnit(w io.Writer, r *oracle.Report, o Options) error {
+func JUnit(w io.Writer, r *report.Report, o Options) error {
 	// the cases of each environment together, in their order
 	first := map[string]int{}
 	for i, c := range r.Cases {
@@ -41,7 +41,7 @@ func JUnit(w io.Writer, r *oracle.Report, o Options) error {
 		}
 	}
 	cases := slices.Clone(r.Cases)
-	slices.SortStableFunc(cases, func(a, b *oracle.CaseReport) int { return first[a.Env] - first[b.Env] })
+	slices.SortStableFunc(cases, func(a, b *report.Case) int { return first[a.Env] - first[b.Env] })
 	j := newJUnitWriter(o)
 	defer j.Close()
 	for _, c := range cases {
@@ -75,7 +75,7 @@ type junitSuiteHead struct {
 }
 
 // Case writes the test case of c to the spool.
-func (j *junitWriter) Case(c *oracle.CaseReport) error {
+func (j *junitWriter) Case(c *report.Case) error {
 	n := len(j.suites)
 	if n == 0 || j.suites[n-1].name != c.Env {
 		for _, s := range j.suites {
@@ -123,14 +123,14 @@ func (j *junitWriter) Case(c *oracle.CaseReport) error {
 // them as its escape, so the document is well-formed whatever the bytes
 // and each replaced character is marked where it was. xmlChars is the net
 // under the diff.
-func junitCaseOf(c *oracle.CaseReport, o Options) junitCase {
+func junitCaseOf(c *report.Case, o Options) junitCase {
 	tc := junitCase{Classname: safe(c.Env + "." + c.Agent), Name: safe(c.Task)}
 	if c.Elapsed > 0 {
 		tc.Time = fmt.Sprintf("%.3f", c.Elapsed.Seconds())
 	}
 	switch c.Status {
-	case oracle.StatusUnchanged:
-	case oracle.StatusError:
+	case report.StatusUnchanged:
+	case report.StatusError:
 		tc.Error = &junitProblem{Message: safe(c.Error), Type: safe(string(c.Status))}
 	default:
 		msg := safe(string(c.Status))
@@ -152,7 +152,7 @@ const junitCaseIndent = "    "
 
 // Finish writes the report to w, the test case elements read back from the
 // spool.
-func (j *junitWriter) Finish(w io.Writer, r *oracle.Report) error {
+func (j *junitWriter) Finish(w io.Writer, r *report.Report) error {
 	elements, err := j.spool.Reader()
 	if err != nil {
 		return err

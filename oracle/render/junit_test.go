@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,14 +19,14 @@ import (
 func TestJUnitCarriesTheDiff(t *testing.T) {
 	one, half := 1.0, 0.5
 	old, fresh := "the deals close 2026-07-15 & <soon>", "the deals close on 2026-07-15 & <soon>"
-	r := &oracle.Report{Cases: []*oracle.CaseReport{
-		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, Label: change.LabelRegression,
+	r := &report.Report{Cases: []*report.Case{
+		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: report.StatusChanged, Label: change.LabelRegression,
 			OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &half,
 			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
 				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(old), To: quote(fresh), Words: change.WordDiff(old, fresh)},
 			}}},
 			ToolErrors: []change.FailedCall{{Tool: "get_deal", Code: "not_found", Message: "no deal OPP-999"}}},
-		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusUnchanged},
+		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: report.StatusUnchanged},
 	}}
 	var out bytes.Buffer
 	if err := JUnit(&out, r, Options{}); err != nil {
@@ -85,7 +85,7 @@ type junitSuite struct {
 	Cases    []junitCase `xml:"testcase"`
 }
 
-func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
+func junitReference(r *report.Report, cmds Commands) ([]byte, error) {
 	out := junitSuites{Name: "oracle check"}
 	index := map[string]int{}
 	for _, c := range r.Cases {
@@ -130,25 +130,25 @@ func junitReference(r *oracle.Report, cmds Commands) ([]byte, error) {
 func TestJUnitWritesWhatTheEncoderWrites(t *testing.T) {
 	one, half := 1.0, 0.5
 	odd := "a & b <c> \"q\" 'x'\ttab\nline ]]> end \xff \u2028"
-	changed := func(env, task string) *oracle.CaseReport {
-		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: oracle.StatusChanged, Label: change.LabelRegression,
+	changed := func(env, task string) *report.Case {
+		return &report.Case{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: report.StatusChanged, Label: change.LabelRegression,
 			OldVerdict: "pass", NewVerdict: "fail", OldReward: &one, NewReward: &half, Elapsed: 1500 * time.Millisecond,
 			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
 				{Op: change.ChangeReplace, Path: "/agentOutput", From: quote(odd), To: quote(odd + "!"), Words: change.WordDiff(odd, odd+"!")},
 			}}},
 			ToolErrors: []change.FailedCall{{Tool: "get", Code: "not_found", Message: odd}}}
 	}
-	plain := func(env, task string, st oracle.Status) *oracle.CaseReport {
-		return &oracle.CaseReport{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: st}
+	plain := func(env, task string, st report.Status) *report.Case {
+		return &report.Case{Case: env + "/a/" + task, Env: env, Agent: "a", Task: task, Status: st}
 	}
-	errored := plain("e&<\"", "T-3", oracle.StatusError)
+	errored := plain("e&<\"", "T-3", report.StatusError)
 	errored.Error = odd
-	reports := []*oracle.Report{
+	reports := []*report.Report{
 		{},
-		{Cases: []*oracle.CaseReport{plain("e", "T-1", oracle.StatusUnchanged)}},
-		{Cases: []*oracle.CaseReport{changed("e", "T-1"), plain("e", "T-2", oracle.StatusUnchanged), plain("e", "T-3", oracle.StatusMissing),
-			plain("f", "T-1", oracle.StatusObsolete), errored, plain("g", "T-9", oracle.StatusNondeterministic)}},
-		{Cases: []*oracle.CaseReport{plain("e", "T-1", oracle.StatusUnchanged), changed("f", "T-1"), plain("e", "T-2", oracle.StatusMissing), errored}},
+		{Cases: []*report.Case{plain("e", "T-1", report.StatusUnchanged)}},
+		{Cases: []*report.Case{changed("e", "T-1"), plain("e", "T-2", report.StatusUnchanged), plain("e", "T-3", report.StatusMissing),
+			plain("f", "T-1", report.StatusObsolete), errored, plain("g", "T-9", report.StatusNondeterministic)}},
+		{Cases: []*report.Case{plain("e", "T-1", report.StatusUnchanged), changed("f", "T-1"), plain("e", "T-2", report.StatusMissing), errored}},
 	}
 	for i, r := range reports {
 		want, err := junitReference(r, Commands{Record: "oracle record"})

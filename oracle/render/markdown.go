@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/internal/safetext"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // The bounds of the Markdown report. GitHub takes 65,536 characters in a
@@ -56,7 +56,7 @@ const (
 // (U+2060) after each @, in :// and www. and after a # before a digit keeps
 // a mention, a URL, an e-mail address or an issue reference from becoming a
 // link. The notes of cases suggest o.Commands.
-func Markdown(out io.Writer, r *oracle.Report, o Options) error {
+func Markdown(out io.Writer, r *report.Report, o Options) error {
 	m := &markdownWriter{o: o}
 	for _, c := range r.Cases {
 		if err := m.Case(c); err != nil {
@@ -96,8 +96,8 @@ func (m *markdownWriter) maxCases() int {
 	return DefaultMarkdownCases
 }
 
-func (m *markdownWriter) Case(c *oracle.CaseReport) error {
-	if c.Status == oracle.StatusUnchanged {
+func (m *markdownWriter) Case(c *report.Case) error {
+	if c.Status == report.StatusUnchanged {
 		return nil
 	}
 	g, dup := m.same.add(c)
@@ -143,7 +143,7 @@ func (m *markdownWriter) Case(c *oracle.CaseReport) error {
 // take charges n bytes of the budget for the case c and reports whether
 // they fit; once a case does not fit (or the report is full), it and every
 // later case are counted instead of listed.
-func (m *markdownWriter) take(c *oracle.CaseReport, n int) bool {
+func (m *markdownWriter) take(c *report.Case, n int) bool {
 	if m.full || m.size+n > MarkdownBudget {
 		m.full = true
 		m.skipped.add(c)
@@ -162,7 +162,7 @@ func (s *mdSection) size() int {
 	return len(s.summary) + len(s.body) + 40 + mdGroupLine + len(mdCode(cut(s.summary, mdGroupName)))
 }
 
-func (m *markdownWriter) Finish(out io.Writer, r *oracle.Report) error {
+func (m *markdownWriter) Finish(out io.Writer, r *report.Report) error {
 	w := &errWriter{w: out}
 	icon := "✅"
 	switch s := r.Summary; {
@@ -211,13 +211,13 @@ func (m *markdownWriter) Finish(out io.Writer, r *oracle.Report) error {
 func (m *markdownWriter) Close() {}
 
 // mdRow is a case's row of the table.
-func mdRow(c *oracle.CaseReport, note string) string {
+func mdRow(c *report.Case, note string) string {
 	return fmt.Sprintf("| %s | %s | %s |\n", mdCode(c.Case), mdText(string(c.Status)), note)
 }
 
 // mdNote is the note cell of a case: its headline, bold for a
 // regression or an improvement, then its story in short.
-func mdNote(c *oracle.CaseReport, o Options) string {
+func mdNote(c *report.Case, o Options) string {
 	note := mdText(withRedactedNote(caseNote(c, o.Commands), c))
 	if c.Label != "" {
 		note = "<b>" + note + "</b>"
@@ -262,7 +262,7 @@ func mdCheckSegs(ch change.CheckChange) string {
 // mdCaseSection is the collapsible section of a case, nil when it has
 // nothing to show; compact leaves out the artifact diffs (the section of
 // a case too large for what is left of the budget).
-func mdCaseSection(c *oracle.CaseReport, o Options, compact bool) *mdSection {
+func mdCaseSection(c *report.Case, o Options, compact bool) *mdSection {
 	files := filesOf(c)
 	if len(files) == 0 && c.Story.Empty() && len(c.ToolErrors) == 0 && len(c.NewToolErrors) == 0 && len(c.GoneToolErrors) == 0 {
 		return nil

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
@@ -22,7 +22,7 @@ const githubCommentLimit = 65536
 
 // changedCase is a changed case of e/a/TASK-n whose answer changed from
 // old to fresh, with a flipped check.
-func changedCase(n int, old, fresh string) *oracle.CaseReport {
+func changedCase(n int, old, fresh string) *report.Case {
 	var words []change.Span
 	if len(old) < 1000 {
 		words = change.WordDiff(old, fresh)
@@ -30,7 +30,7 @@ func changedCase(n int, old, fresh string) *oracle.CaseReport {
 	yes, no := true, false
 	one, zero := 1.0, 0.0
 	task := fmt.Sprintf("TASK-%05d", n)
-	return &oracle.CaseReport{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: oracle.StatusChanged,
+	return &report.Case{Case: "e/a/" + task, Env: "e", Agent: "a", Task: task, Status: report.StatusChanged,
 		Label: change.LabelRegression, OldVerdict: env.Pass, NewVerdict: env.Fail, OldReward: &one, NewReward: &zero,
 		Story: &change.Story{Checks: []change.CheckChange{{Label: "Names the total", Kind: "required", Was: &yes, Now: &no, NewDetail: "answered " + fresh}}},
 		Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: []change.Change{
@@ -39,16 +39,16 @@ func changedCase(n int, old, fresh string) *oracle.CaseReport {
 		}}}}
 }
 
-func reportOf(cases []*oracle.CaseReport) *oracle.Report {
-	r := &oracle.Report{Cases: cases}
+func reportOf(cases []*report.Case) *report.Report {
+	r := &report.Report{Cases: cases}
 	for _, c := range cases {
 		r.Summary.Total++
 		switch c.Status {
-		case oracle.StatusChanged:
+		case report.StatusChanged:
 			r.Summary.Changed++
-		case oracle.StatusMissing:
+		case report.StatusMissing:
 			r.Summary.Missing++
-		case oracle.StatusUnchanged:
+		case report.StatusUnchanged:
 			r.Summary.Unchanged++
 		}
 		if c.Label == change.LabelRegression {
@@ -94,7 +94,7 @@ func checkTables(t *testing.T, md []byte) {
 // fits a GitHub comment, its tables are whole, and what it does not list is
 // counted with where to find it.
 func TestMarkdownStaysUnderTheHostsLimits(t *testing.T) {
-	var many, same []*oracle.CaseReport
+	var many, same []*report.Case
 	for i := range 2720 {
 		many = append(many, changedCase(i, fmt.Sprintf("The total is $%d.50 across 12 deals.", i), fmt.Sprintf("The total is $%d.00 across 13 deals.", i)))
 		same = append(same, changedCase(i, "The total is $479,659.50.", "The total is $532,955.00."))
@@ -109,14 +109,14 @@ func TestMarkdownStaysUnderTheHostsLimits(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name     string
-		r        *oracle.Report
+		r        *report.Report
 		o        Options
 		rows     int    // case rows in the table
 		unlisted string // the count line
 	}{
 		{"2720 changed cases", reportOf(many), Options{}, DefaultMarkdownCases, "2690 more cases need attention (2690 changed), not listed here; every case is in the report folder (oracle check --report-dir) and the JSON report"},
-		{"one answer of 1.6 MB", reportOf([]*oracle.CaseReport{huge}), Options{}, 1, ""},
-		{"10000 changes in one file", reportOf([]*oracle.CaseReport{bigFile}), Options{}, 1, ""},
+		{"one answer of 1.6 MB", reportOf([]*report.Case{huge}), Options{}, 1, ""},
+		{"10000 changes in one file", reportOf([]*report.Case{bigFile}), Options{}, 1, ""},
 		{"2720 cases, one change", reportOf(same), Options{}, DefaultMarkdownCases, "2690 more cases need attention"},
 		{"--max-cases 3", reportOf(many), Options{MaxCases: 3, Elsewhere: "every case is in the report folder oracle-report"}, 3, "2717 more cases need attention (2717 changed), not listed here; every case is in the report folder oracle-report"},
 	} {
@@ -187,11 +187,11 @@ func TestMarkdownMentionsAndURLsStayText(t *testing.T) {
 		tes = append(tes, change.FailedCall{Call: i + 1, Tool: v, Code: v, Message: v})
 		checks = append(checks, change.CheckChange{Label: v, Kind: "required", Was: &yes, Now: &no, NewDetail: v})
 	}
-	r := reportOf([]*oracle.CaseReport{
-		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Fail,
+	r := reportOf([]*report.Case{
+		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: report.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Fail,
 			Story: &change.Story{Checks: checks, NewViolations: values}, NewToolErrors: tes,
 			Files: []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: changes}}},
-		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: strings.Join(values, " ")},
+		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: report.StatusError, Error: strings.Join(values, " ")},
 	})
 	var md bytes.Buffer
 	if err := Markdown(&md, r, Options{}); err != nil {

@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agent-oracle/oracle/env"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 	"github.com/google/go-cmp/cmp"
 	"github.com/yuin/goldmark"
@@ -114,11 +114,11 @@ func TestMarkdownCellsRenderTheValues(t *testing.T) {
 	words := change.WordDiff("the `open` deals | & * close 2026-07-15.", "the `open` deals | & * close on 2026-07-15.")
 	changes = append(changes, change.Change{Op: change.ChangeReplace, Path: "/agentOutput",
 		From: quote("the `open` deals | & * close 2026-07-15."), To: quote("the `open` deals | & * close on 2026-07-15."), Words: words})
-	r := &oracle.Report{Cases: []*oracle.CaseReport{
-		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: oracle.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass,
+	r := &report.Report{Cases: []*report.Case{
+		{Case: "e/a/T-1", Env: "e", Agent: "a", Task: "T-1", Status: report.StatusChanged, OldVerdict: env.Pass, NewVerdict: env.Pass,
 			Files:      []*change.FileDiff{{File: "result.json", State: change.FileChanged, Changes: changes}},
 			ToolErrors: []change.FailedCall{{Tool: "list_*deals*", Code: "not_found", Message: "no deal `OPP-9` | <none> & more"}}},
-		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: oracle.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
+		{Case: "e/a/T-2", Env: "e", Agent: "a", Task: "T-2", Status: report.StatusError, Error: "tool `x` failed: a | b & <c> *d*"},
 	}}
 	var md bytes.Buffer
 	if err := Markdown(&md, r, Options{}); err != nil {
@@ -168,7 +168,7 @@ func TestMarkdownMembers(t *testing.T) {
 	long := "Fourteen opportunities are open in the pipeline, of which nine are owned by reps in the west region; " +
 		"the largest single deal accounts for a quarter of it and, with Marrow & Finch | `MF`, will close "
 	oldNote, newNote := long+"2026-07-15.", long+"on 2026-07-15."
-	r := &oracle.Report{Cases: []*oracle.CaseReport{{Case: "e/a/T", Env: "e", Agent: "a", Task: "T", Status: oracle.StatusChanged,
+	r := &report.Report{Cases: []*report.Case{{Case: "e/a/T", Env: "e", Agent: "a", Task: "T", Status: report.StatusChanged,
 		Files: []*change.FileDiff{{File: "state-diff.json", State: change.FileChanged, Members: []change.MemberDiff{
 			{Collection: "tickets", ID: "TCK-003", Was: "changed", Now: "changed", Fields: []change.FieldDiff{
 				{Path: "/priority", Now: &statediff.Change{Op: "replace", From: quote("urgent"), To: quote("high | `low`")}},

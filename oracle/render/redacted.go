@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // escaped is the text of a redacted value or place, which tools and agents
@@ -24,7 +24,7 @@ func escaped(s string) string { return safe(s) }
 // redactedNote counts what the rules of a case redacted, for its line: "3
 // redacted values differ between runs (5 values redacted)"; "" when its
 // environment redacts nothing of it.
-func redactedNote(cr *oracle.CaseReport) string {
+func redactedNote(cr *report.Case) string {
 	r := cr.Redacted
 	if r == nil {
 		return ""
@@ -44,7 +44,7 @@ func redactedNote(cr *oracle.CaseReport) string {
 }
 
 // withRedactedNote adds the redaction count of cr to a case's note.
-func withRedactedNote(note string, cr *oracle.CaseReport) string {
+func withRedactedNote(note string, cr *report.Case) string {
 	switch r := redactedNote(cr); {
 	case r == "":
 		return note
@@ -57,7 +57,7 @@ func withRedactedNote(note string, cr *oracle.CaseReport) string {
 
 // redactedSummary says what redaction hid in the whole report, after its
 // summary line; "" when it hid nothing.
-func redactedSummary(r *oracle.Report, o Options) string {
+func redactedSummary(r *report.Report, o Options) string {
 	s := r.Summary
 	if s.RedactedDiffer == 0 {
 		return ""
@@ -87,7 +87,7 @@ func redactionLines(f *change.FileDiff) []string {
 // shownLines lists the redacted values of a case (check --show-redacted),
 // one line each: the file and place, the value in the first run and, when
 // it differed, in a later run, what both became and by which rule.
-func shownLines(cr *oracle.CaseReport) []string {
+func shownLines(cr *report.Case) []string {
 	r := cr.Redacted
 	if r == nil || len(r.Shown) == 0 {
 		return nil
@@ -119,7 +119,7 @@ func writeTextRedactions(w io.Writer, f *change.FileDiff, indent string, c Color
 }
 
 // writeTextShown writes the redacted values of a case in the text report.
-func writeTextShown(w io.Writer, cr *oracle.CaseReport, indent string, c Colors) {
+func writeTextShown(w io.Writer, cr *report.Case, indent string, c Colors) {
 	lines := shownLines(cr)
 	if len(lines) == 0 {
 		return
@@ -132,7 +132,7 @@ func writeTextShown(w io.Writer, cr *oracle.CaseReport, indent string, c Colors)
 
 // shows reports whether the text report lists the redacted values of cr,
 // which it then lists though it is unchanged.
-func shows(cr *oracle.CaseReport) bool { return cr.Redacted != nil && len(cr.Redacted.Shown) > 0 }
+func shows(cr *report.Case) bool { return cr.Redacted != nil && len(cr.Redacted.Shown) > 0 }
 
 // htmlRedactionRows are the rows of a file's diff on the HTML page that
 // say how the rules take part in its differences.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,22 +16,22 @@ func intp(n int) *int { return &n }
 // what differed between its runs when it ran more than once.
 func TestRedactedNote(t *testing.T) {
 	for _, tt := range []struct {
-		r    *oracle.Redacted
+		r    *report.Redacted
 		want string
 	}{
 		{nil, ""},
-		{&oracle.Redacted{Values: 3}, "3 values redacted"},
-		{&oracle.Redacted{Values: 1}, "1 value redacted"},
-		{&oracle.Redacted{Values: 2, Differ: intp(0)}, "2 values redacted, none differ between runs"},
-		{&oracle.Redacted{Values: 3, Differ: intp(3)}, "3 redacted values differ between runs"},
-		{&oracle.Redacted{Values: 1, Differ: intp(1)}, "1 redacted value differs between runs"},
-		{&oracle.Redacted{Values: 5, Differ: intp(3)}, "3 redacted values differ between runs, of 5 redacted"},
+		{&report.Redacted{Values: 3}, "3 values redacted"},
+		{&report.Redacted{Values: 1}, "1 value redacted"},
+		{&report.Redacted{Values: 2, Differ: intp(0)}, "2 values redacted, none differ between runs"},
+		{&report.Redacted{Values: 3, Differ: intp(3)}, "3 redacted values differ between runs"},
+		{&report.Redacted{Values: 1, Differ: intp(1)}, "1 redacted value differs between runs"},
+		{&report.Redacted{Values: 5, Differ: intp(3)}, "3 redacted values differ between runs, of 5 redacted"},
 	} {
-		if got := redactedNote(&oracle.CaseReport{Redacted: tt.r}); got != tt.want {
+		if got := redactedNote(&report.Case{Redacted: tt.r}); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.r, got, tt.want)
 		}
 	}
-	cr := &oracle.CaseReport{Redacted: &oracle.Redacted{Values: 1}}
+	cr := &report.Case{Redacted: &report.Redacted{Values: 1}}
 	if got := withRedactedNote("reward 1", cr); got != "reward 1; 1 value redacted" {
 		t.Errorf("withRedactedNote = %q", got)
 	}
@@ -40,20 +40,20 @@ func TestRedactedNote(t *testing.T) {
 // redactedReport is a check of two cases of an environment with
 // redactions: one unchanged whose runs differed in two redacted values,
 // the values shown, and one changed because a rule was removed.
-func redactedReport() *oracle.Report {
-	unchanged := &oracle.CaseReport{Case: "stamp/solver/TASK-001", Env: "stamp", Agent: "solver", Task: "TASK-001", Status: oracle.StatusUnchanged,
-		Redacted: &oracle.Redacted{Values: 2, Differ: intp(2), More: 3, Shown: []oracle.RedactedValue{
+func redactedReport() *report.Report {
+	unchanged := &report.Case{Case: "stamp/solver/TASK-001", Env: "stamp", Agent: "solver", Task: "TASK-001", Status: report.StatusUnchanged,
+		Redacted: &report.Redacted{Values: 2, Differ: intp(2), More: 3, Shown: []report.RedactedValue{
 			{File: "calls.json", Pointer: "/0/output/id", Rules: []int{0}, First: `"a1"`, Later: `"b2"`, Value: `"[redacted: string]"`},
 			{File: "result.json", Pointer: "/agentOutput", Rules: []int{1, 2}, First: `"at 09:00"`, Value: `"at [time]"`},
 		}}}
-	changed := &oracle.CaseReport{Case: "stamp/solver/TASK-002", Env: "stamp", Agent: "solver", Task: "TASK-002", Status: oracle.StatusChanged,
-		Redacted: &oracle.Redacted{Values: 1, Differ: intp(0)},
+	changed := &report.Case{Case: "stamp/solver/TASK-002", Env: "stamp", Agent: "solver", Task: "TASK-002", Status: report.StatusChanged,
+		Redacted: &report.Redacted{Values: 1, Differ: intp(0)},
 		Files: []*change.FileDiff{{File: "calls.json", State: change.FileChanged,
 			Changes: []change.Change{{Op: change.ChangeReplace, Path: "/0/input", From: []byte(`"[redacted: object]"`), To: []byte(`{"item":"widget"}`)}},
 			Redactions: []change.RedactionNote{{Cause: "redaction-removed", Count: 7, Pointers: []string{"/0/input", "/1/input"},
 				Note: "the baseline holds a redaction marker that no rule makes now"}}}}}
-	r := &oracle.Report{Cases: []*oracle.CaseReport{unchanged, changed}}
-	r.Summary = oracle.Summary{Total: 2, Unchanged: 1, Changed: 1, RedactedDiffer: 2, RedactedCases: 1}
+	r := &report.Report{Cases: []*report.Case{unchanged, changed}}
+	r.Summary = report.Summary{Total: 2, Unchanged: 1, Changed: 1, RedactedDiffer: 2, RedactedCases: 1}
 	return r
 }
 
@@ -114,7 +114,7 @@ func TestOtherFormatsRedacted(t *testing.T) {
 // shows come from tools and agents; what a terminal would act on is
 // written as an escape.
 func TestRedactedLinesAreEscaped(t *testing.T) {
-	cr := &oracle.CaseReport{Redacted: &oracle.Redacted{Values: 1, Shown: []oracle.RedactedValue{
+	cr := &report.Case{Redacted: &report.Redacted{Values: 1, Shown: []report.RedactedValue{
 		{File: "calls.json", Pointer: "/0/output/\x1b]0;x\x07", Rules: []int{0}, First: "\"\x1b[2J\"", Value: `"[redacted: string]"`}}}}
 	for _, line := range shownLines(cr) {
 		if strings.ContainsAny(line, "\x1b\x07") {

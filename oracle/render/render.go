@@ -18,13 +18,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 	"github.com/agent-oracle/oracle/runner/statediff"
 )
 
 // SummaryLine counts a report's cases in one line.
-func SummaryLine(r *oracle.Report) string {
+func SummaryLine(r *report.Report) string {
 	s := r.Summary
 	parts := []string{}
 	add := func(n int, what string) {
@@ -108,7 +108,7 @@ type Options struct {
 	Made Made
 	// CaseLink is the relative link from the HTML page to a case's own
 	// page (its timeline, in a report folder), "" for none; nil is none.
-	CaseLink func(cr *oracle.CaseReport) string
+	CaseLink func(cr *report.Case) string
 }
 
 // Made is what the HTML page says made it, besides the report's version
@@ -151,12 +151,12 @@ type Commands struct {
 // caseNote says what a case line says after the case's name: the verdicts
 // and the reward old → new of a changed case, the fix of a missing or
 // obsolete one, the error.
-func caseNote(cr *oracle.CaseReport, cmds Commands) string {
-	if cr.Kind == oracle.KindDistribution {
+func caseNote(cr *report.Case, cmds Commands) string {
+	if cr.Kind == report.KindDistribution {
 		return distributionNote(cr) // distribution.go
 	}
 	switch cr.Status {
-	case oracle.StatusChanged:
+	case report.StatusChanged:
 		var parts []string
 		switch {
 		case cr.Label != "":
@@ -170,21 +170,21 @@ func caseNote(cr *oracle.CaseReport, cmds Commands) string {
 			parts = append(parts, r)
 		}
 		return strings.Join(parts, "; ")
-	case oracle.StatusMissing:
+	case report.StatusMissing:
 		if cmds.Record == "" {
 			return "no baseline"
 		}
 		return "no baseline; run " + cmds.Record + " to freeze it"
-	case oracle.StatusObsolete:
+	case report.StatusObsolete:
 		if cmds.Prune == "" {
 			return "baseline with no case"
 		}
 		return "baseline with no case; " + cmds.Prune + " removes it"
-	case oracle.StatusNondeterministic:
+	case report.StatusNondeterministic:
 		if cr.Divergence != nil {
 			return cr.Divergence.String()
 		}
-	case oracle.StatusError:
+	case report.StatusError:
 		return cr.Error
 	}
 	return ""
@@ -395,10 +395,10 @@ func checkMark(ch change.CheckChange) string {
 }
 
 // attention lists the cases that are not unchanged.
-func attention(r *oracle.Report) []*oracle.CaseReport {
-	var out []*oracle.CaseReport
+func attention(r *report.Report) []*report.Case {
+	var out []*report.Case
 	for _, c := range r.Cases {
-		if c.Status != oracle.StatusUnchanged {
+		if c.Status != report.StatusUnchanged {
 			out = append(out, c)
 		}
 	}
@@ -407,7 +407,7 @@ func attention(r *oracle.Report) []*oracle.CaseReport {
 
 // filesOf returns the file diffs of a case: its changes, or how its runs
 // diverged.
-func filesOf(c *oracle.CaseReport) []*change.FileDiff {
+func filesOf(c *report.Case) []*change.FileDiff {
 	if c.Divergence != nil && c.Divergence.Diff != nil {
 		return []*change.FileDiff{c.Divergence.Diff}
 	}

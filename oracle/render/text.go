@@ -8,8 +8,8 @@ import (
 	"github.com/agent-oracle/oracle/internal/artifact"
 	"github.com/agent-oracle/oracle/internal/safetext"
 	"github.com/agent-oracle/oracle/internal/spool"
-	"github.com/agent-oracle/oracle/oracle"
 	"github.com/agent-oracle/oracle/oracle/change"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // Colors paints parts of the text report. The zero value paints nothing;
@@ -55,7 +55,7 @@ func safe(s string) string { return safetext.String(s) }
 // case's names that case instead. With o.MaxCases, the cases past the
 // first o.MaxCases needing attention are counted, not listed. It returns
 // the first error writing to w.
-func Text(out io.Writer, r *oracle.Report, o Options) error {
+func Text(out io.Writer, r *report.Report, o Options) error {
 	t := &textState{o: o}
 	w := &errWriter{w: out}
 	for _, cr := range r.Cases {
@@ -80,8 +80,8 @@ type textState struct {
 // add writes one case as Text lists it: nothing for an unchanged case
 // unless o.All, nothing but a count past o.MaxCases. Errors writing to
 // out are the caller's to find.
-func (t *textState) add(out io.Writer, cr *oracle.CaseReport) {
-	if cr.Status == oracle.StatusUnchanged {
+func (t *textState) add(out io.Writer, cr *report.Case) {
+	if cr.Status == report.StatusUnchanged {
 		if t.o.All || shows(cr) {
 			writeCase(out, cr, t.o, nil)
 			t.listed = true
@@ -109,7 +109,7 @@ func (t *textState) add(out io.Writer, cr *oracle.CaseReport) {
 // case was listed, the changes shared by several cases, the cases not
 // listed, the summary line and the violations. It returns the first error
 // writing to out.
-func (t *textState) summary(out io.Writer, r *oracle.Report) error {
+func (t *textState) summary(out io.Writer, r *report.Report) error {
 	w := &errWriter{w: out}
 	c := t.o.Colors
 	if t.listed || t.skipped.n > 0 {
@@ -145,12 +145,12 @@ func newTextWriter(o Options) Writer {
 	return t
 }
 
-func (t *textWriter) Case(cr *oracle.CaseReport) error {
+func (t *textWriter) Case(cr *report.Case) error {
 	t.state.add(&t.w, cr)
 	return t.w.err
 }
 
-func (t *textWriter) Finish(w io.Writer, r *oracle.Report) error {
+func (t *textWriter) Finish(w io.Writer, r *report.Report) error {
 	cases, err := t.spool.Reader()
 	if err != nil {
 		return err
@@ -181,7 +181,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 
 // writeCase writes one case's line, its story and its diff; a case whose
 // change an earlier case showed (same) names that case instead.
-func writeCase(w io.Writer, cr *oracle.CaseReport, o Options, same *changeGroup) {
+func writeCase(w io.Writer, cr *report.Case, o Options, same *changeGroup) {
 	c := o.Colors
 	name := string(cr.Status)
 	if !knownStatus(cr.Status) {
@@ -189,19 +189,19 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options, same *changeGroup)
 	}
 	status := fmt.Sprintf("%-16s", name)
 	switch cr.Status {
-	case oracle.StatusUnchanged:
+	case report.StatusUnchanged:
 		status = c.paint(c.Good, status)
-	case oracle.StatusError, oracle.StatusChanged, oracle.StatusNondeterministic:
+	case report.StatusError, report.StatusChanged, report.StatusNondeterministic:
 		status = c.paint(c.Bad, status)
 	default:
 		status = c.paint(c.Warn, status)
 	}
 	note := ""
-	if cr.Status != oracle.StatusNondeterministic {
+	if cr.Status != report.StatusNondeterministic {
 		note = safe(withRedactedNote(caseNote(cr, o.Commands), cr))
 	}
 	if note != "" {
-		if cr.Label != "" || cr.Status == oracle.StatusError {
+		if cr.Label != "" || cr.Status == report.StatusError {
 			note = c.paint(c.Bad, note)
 		} else {
 			note = c.paint(c.Dim, note)
@@ -228,7 +228,7 @@ func writeCase(w io.Writer, cr *oracle.CaseReport, o Options, same *changeGroup)
 
 // writeStory writes what a changed case says before its diffs: the checks
 // that moved, the violations and the tool errors.
-func writeStory(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
+func writeStory(w io.Writer, c Colors, cr *report.Case, indent string) {
 	if st := cr.Story; st != nil {
 		if len(st.Checks) > 0 {
 			fmt.Fprintf(w, "%schecks:\n", indent)
@@ -253,7 +253,7 @@ func writeStory(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
 	writeToolErrors(w, c, cr, indent)
 }
 
-func writeToolErrors(w io.Writer, c Colors, cr *oracle.CaseReport, indent string) {
+func writeToolErrors(w io.Writer, c Colors, cr *report.Case, indent string) {
 	if len(cr.NewToolErrors) > 0 {
 		fmt.Fprintf(w, "%snew tool errors: %d (calls.json against the baseline's)\n", indent, len(cr.NewToolErrors))
 		for _, te := range cr.NewToolErrors {
@@ -336,9 +336,9 @@ func (c Colors) segs(ss []seg) string {
 }
 
 // knownStatus reports whether s is a status oracle writes.
-func knownStatus(s oracle.Status) bool {
+func knownStatus(s report.Status) bool {
 	switch s {
-	case oracle.StatusUnchanged, oracle.StatusChanged, oracle.StatusMissing, oracle.StatusObsolete, oracle.StatusNondeterministic, oracle.StatusError:
+	case report.StatusUnchanged, report.StatusChanged, report.StatusMissing, report.StatusObsolete, report.StatusNondeterministic, report.StatusError:
 		return true
 	}
 	return false
@@ -451,7 +451,7 @@ func foldedNote(folded []change.Change, unfold string) string {
 	return note
 }
 
-// PathDiffs writes the result of oracle.DiffPaths as text. It returns the
+// PathDiffs writes the result of change.DiffPaths as text. It returns the
 // first error writing to w.
 func PathDiffs(out io.Writer, diffs []change.PathDiff, c Colors) error {
 	w := &errWriter{w: out}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agent-oracle/oracle/oracle"
+	"github.com/agent-oracle/oracle/oracle/report"
 )
 
 // failingWriter fails every write after the first n bytes.
@@ -25,7 +25,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 // TestTextReturnsWriteErrors: a report that cannot be written is an error,
 // not a silently short report.
 func TestTextReturnsWriteErrors(t *testing.T) {
-	r := &oracle.Report{}
+	r := &report.Report{}
 	for _, n := range []int{0, 5} {
 		if err := Text(&failingWriter{n: n}, r, Options{}); !errors.Is(err, errFull) {
 			t.Errorf("Text on a writer that fails after %d bytes = %v, want %v", n, err, errFull)
